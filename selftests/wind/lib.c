@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the Wind selftests.
+ *
+ * Topology built by wind_topo_setup(n), all names suffixed with the pid of
+ * the test process ("wind0-1234"), so that concurrent or leftover test
+ * processes never collide:
+ *
+ * n == 2, one veth pair:
+ *
+ *   +------ wind0 ------+                 +------ wind1 ------+
+ *   | lo                |                 | lo                |
+ *   | eth0 10.77.0.1/24 |<----- veth ---->| eth0 10.77.0.2/24 |
+ *   +-------------------+                 +-------------------+
+ *
+ * any other n, a bridge in a hub namespace:
+ *
+ *   wind0: eth0 10.77.0.1/24 <-- veth --> v0 --+
+ *   wind1: eth0 10.77.0.2/24 <-- veth --> v1 --+-- br0   (windhub)
+ *   ...                                        |
+ *   wind<n-1>: eth0 10.77.0.n/24 <-> v<n-1> ---+
+ *
+ * Every eth0 has MTU 1500 and MAC 02:77:00:00:00:(i+1); every node has
+ * permanent neighbour entries for all others, so no test waits on ARP.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib.h"
+
+#define NETNS_RUN_DIR	"/var/run/netns"
+#define LINK_WAIT_MS	5000
+
+static char node_ns[WIND_MAX_NODES][32];
+static char hub_ns[32];
+static int node_count;
+static pid_t reaper_pid = -1;
+static int reaper_fd = -1;
+
+/* The namespace each thread came from, while it visits another one */
+static __thread int home_netns_fd = -1;
+
+long long wind_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int wind_run(const char *fmt, ...)
+{
+	char cmd[1024], line[512];
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+
+	fflush(stdout);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		printf("# %s%s", line, strchr(line, '\n') ? "" : "\n");
+	fflush(stdout);
+	st = pclose(p);
+	if (st < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* Run a command silently and keep its output */
+static int run_capture(char *out, size_t size, const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	size_t n = 0;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+
+	fflush(stdout);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (n + 1 < size) {
+		size_t r = fread(out + n, 1, size - 1 - n, p);
+
+		if (!r)
+			break;
+		n += r;
+	}
+	out[n] = '\0';
+	st = pclose(p);
+	if (st < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+const char *wind_ns(int i)
+{
+	if (i < 0 || i >= node_count)
+		return NULL;
+	return node_ns[i];
+}
+
+in_addr_t wind_node_addr(int i)
+{
+	return htonl(0x0a4d0001u + (uint32_t)i);	/* 10.77.0.(i+1) */
+}
+
+static void delete_namespaces(void)
+{
+	int i;
+
+	for (i = 0; i < node_count; i++) {
+		char cmd[320];
+
+		snprintf(cmd, sizeof(cmd), "ip netns del %s >/dev/null 2>&1",
+			 node_ns[i]);
+		(void)!system(cmd);
+	}
+	if (hub_ns[0]) {
+		char cmd[320];
+
+		snprintf(cmd, sizeof(cmd), "ip netns del %s >/dev/null 2>&1",
+			 hub_ns);
+		(void)!system(cmd);
+	}
+}
+
+/*
+ * The reaper waits on a pipe whose only writer is the test process: a
+ * byte means "torn down, nothing to do", end of file means the test died
+ * (a failed ASSERT aborts, a timeout kills the process group) and the
+ * namespaces are deleted here.  It leaves the process group so that the
+ * harness's kill does not take it along.
+ */
+static int start_reaper(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		ssize_t r;
+
+		setpgid(0, 0);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		close(p[1]);
+		do
+			r = read(p[0], &c, 1);
+		while (r < 0 && errno == EINTR);
+		if (r != 1)
+			delete_namespaces();
+		_exit(0);
+	}
+	close(p[0]);
+	reaper_fd = p[1];
+	reaper_pid = pid;
+	return 0;
+}
+
+static void stop_reaper(void)
+{
+	if (reaper_fd >= 0) {
+		(void)!write(reaper_fd, "x", 1);
+		close(reaper_fd);
+		reaper_fd = -1;
+	}
+	if (reaper_pid > 0) {
+		waitpid(reaper_pid, NULL, 0);
+		reaper_pid = -1;
+	}
+}
+
+static bool link_ready(const char *ns, const char *dev)
+{
+	char out[2048];
+
+	if (run_capture(out, sizeof(out), "ip -n %s -o link show dev %s",
+			ns, dev))
+		return false;
+	return strstr(out, "LOWER_UP") && strstr(out, "state UP");
+}
+
+static int wait_links(void)
+{
+	long long deadline = wind_now_ms() + LINK_WAIT_MS;
+	int i;
+
+	for (i = 0; i < node_count; i++) {
+		while (!link_ready(node_ns[i], "eth0")) {
+			if (wind_now_ms() > deadline) {
+				printf("# %s eth0 not up after %d ms\n",
+				       node_ns[i], LINK_WAIT_MS);
+				wind_run("ip -n %s link show", node_ns[i]);
+				return -1;
+			}
+			msleep(10);
+		}
+	}
+	return 0;
+}
+
+#define RUN_OR_FAIL(...) do {						\
+		if (wind_run(__VA_ARGS__)) {				\
+			printf("# topology step failed: " __VA_ARGS__);	\
+			printf("\n");					\
+			goto fail;					\
+		}							\
+	} while (0)
+
+int wind_topo_setup(int n)
+{
+	pid_t pid = getpid();
+	int i, j;
+
+	if (n < 1 || n > WIND_MAX_NODES || node_count)
+		return -1;
+	node_count = n;
+	for (i = 0; i < n; i++)
+		snprintf(node_ns[i], sizeof(node_ns[i]), "wind%d-%d", i, pid);
+	hub_ns[0] = '\0';
+	if (n != 2)
+		snprintf(hub_ns, sizeof(hub_ns), "windhub-%d", pid);
+
+	if (start_reaper())
+		goto fail;
+
+	for (i = 0; i < n; i++) {
+		RUN_OR_FAIL("ip netns add %s", node_ns[i]);
+		RUN_OR_FAIL("ip -n %s link set lo up", node_ns[i]);
+	}
+
+	if (n == 2) {
+		RUN_OR_FAIL("ip -n %s link add eth0 address 02:77:00:00:00:01 mtu %d type veth peer name eth0 address 02:77:00:00:00:02 mtu %d netns %s",
+			    node_ns[0], WIND_MTU, WIND_MTU, node_ns[1]);
+	} else {
+		RUN_OR_FAIL("ip netns add %s", hub_ns);
+		RUN_OR_FAIL("ip -n %s link set lo up", hub_ns);
+		RUN_OR_FAIL("ip -n %s link add br0 mtu %d type bridge stp_state 0",
+			    hub_ns, WIND_MTU);
+		RUN_OR_FAIL("ip -n %s link set br0 up", hub_ns);
+		for (i = 0; i < n; i++) {
+			RUN_OR_FAIL("ip -n %s link add eth0 address 02:77:00:00:00:%02x mtu %d type veth peer name v%d mtu %d netns %s",
+				    node_ns[i], i + 1, WIND_MTU, i, WIND_MTU,
+				    hub_ns);
+			RUN_OR_FAIL("ip -n %s link set v%d master br0 up",
+				    hub_ns, i);
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		RUN_OR_FAIL("ip -n %s addr add 10.77.0.%d/24 dev eth0",
+			    node_ns[i], i + 1);
+		RUN_OR_FAIL("ip -n %s link set eth0 up", node_ns[i]);
+		for (j = 0; j < n; j++) {
+			if (j == i)
+				continue;
+			RUN_OR_FAIL("ip -n %s neigh replace 10.77.0.%d lladdr 02:77:00:00:00:%02x dev eth0 nud permanent",
+				    node_ns[i], j + 1, j + 1);
+		}
+	}
+
+	if (wait_links())
+		goto fail;
+	return 0;
+fail:
+	wind_topo_teardown();
+	return -1;
+}
+
+void wind_topo_teardown(void)
+{
+	if (!node_count)
+		return;
+	delete_namespaces();
+	stop_reaper();
+	node_count = 0;
+	hub_ns[0] = '\0';
+}
+
+int wind_netns_enter(const char *ns)
+{
+	char path[320];
+	int fd, ret;
+
+	if (home_netns_fd < 0) {
+		home_netns_fd = open("/proc/thread-self/ns/net",
+				     O_RDONLY | O_CLOEXEC);
+		if (home_netns_fd < 0)
+			return -1;
+	}
+	snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return ret;
+}
+
+int wind_netns_leave(void)
+{
+	int saved = errno;
+
+	if (home_netns_fd < 0)
+		return 0;
+	if (setns(home_netns_fd, CLONE_NEWNET) < 0) {
+		perror("setns back to the original netns");
+		abort();
+	}
+	errno = saved;
+	return 0;
+}
+
+int wind_socket_in(const char *ns, int type, int proto)
+{
+	int fd;
+
+	if (wind_netns_enter(ns) < 0)
+		return -1;
+	fd = socket(AF_INET, type, proto);
+	wind_netns_leave();
+	return fd;
+}
+
+void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = addr_be;
+	sa->sin_port = htons(port);
+}
+
+int wind_bound_socket(const char *ns, uint16_t port, struct sockaddr_in *bound)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	int fd;
+
+	fd = wind_socket_in(ns, SOCK_WIND, 0);
+	if (fd < 0)
+		return -1;
+	wind_sin(&sa, htonl(INADDR_ANY), port);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (bound)
+		*bound = sa;
+	return fd;
+}
+
+int wind_poll(int fd, short events, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	long long deadline = wind_now_ms() + timeout_ms;
+	int r;
+
+	for (;;) {
+		r = poll(&pfd, 1, timeout_ms);
+		if (r >= 0)
+			return r ? pfd.revents : 0;
+		if (errno != EINTR)
+			return -1;
+		timeout_ms = (int)(deadline - wind_now_ms());
+		if (timeout_ms < 0)
+			timeout_ms = 0;
+	}
+}
+
+static int open_in(const char *ns, const char *path, int flags)
+{
+	int fd;
+
+	if (ns && wind_netns_enter(ns) < 0)
+		return -1;
+	fd = open(path, flags | O_CLOEXEC);
+	if (ns)
+		wind_netns_leave();
+	return fd;
+}
+
+int wind_read_file_in(const char *ns, const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	if (!size)
+		return -1;
+	fd = open_in(ns, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (n + 1 < size) {
+		r = read(fd, buf + n, size - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
+	close(fd);
+	return (int)n;
+}
+
+int wind_write_file_in(const char *ns, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t r;
+	int fd;
+
+	fd = open_in(ns, path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	r = write(fd, val, len);
+	close(fd);
+	return r == (ssize_t)len ? 0 : -1;
+}
+
+long wind_stat(const char *ns, const char *name)
+{
+	static char buf[16384];
+	size_t nlen = strlen(name);
+	char *line, *save = NULL;
+
+	if (wind_read_file_in(ns, "/proc/thread-self/net/wind_stat", buf,
+			      sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		long v;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, name, nlen) ||
+		    (line[nlen] != ' ' && line[nlen] != '\t' &&
+		     line[nlen] != ':'))
+			continue;
+		line += nlen;
+		while (*line == ' ' || *line == '\t' || *line == ':')
+			line++;
+		errno = 0;
+		v = strtol(line, &end, 10);
+		if (errno || end == line)
+			return -1;
+		return v;
+	}
+	return -1;
+}
+
+long wind_stat_wait(const char *ns, const char *name, long target,
+		    int timeout_ms)
+{
+	long long deadline = wind_now_ms() + timeout_ms;
+	long v;
+
+	for (;;) {
+		v = wind_stat(ns, name);
+		if (v >= target || wind_now_ms() > deadline)
+			return v;
+		msleep(5);
+	}
+}
+
+static uint32_t prng_seed(uint32_t seed)
+{
+	uint32_t x = seed * 2654435761u + 0x9e3779b9u;
+
+	return x ? x : 1;
+}
+
+static uint32_t prng_next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+void wind_fill(void *buf, size_t len, uint32_t seed)
+{
+	uint8_t *p = buf;
+	uint32_t x = prng_seed(seed);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(prng_next(&x) >> 11);
+}
+
+bool wind_fill_ok(const void *buf, size_t len, uint32_t seed)
+{
+	const uint8_t *p = buf;
+	uint32_t x = prng_seed(seed);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != (uint8_t)(prng_next(&x) >> 11))
+			return false;
+	return true;
+}
+
+#define WIND_MSG_MAGIC	0x57494e44u	/* "WIND" */
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+void wind_msg_make(void *buf, size_t len, uint32_t seq)
+{
+	uint8_t *p = buf;
+	uint16_t c;
+
+	if (len < WIND_MSG_MIN)
+		return;
+	put_be32(p, WIND_MSG_MAGIC);
+	put_be32(p + 4, seq);
+	put_be32(p + 8, (uint32_t)len);
+	wind_fill(p + 12, len - 14, seq ^ (uint32_t)len);
+	c = wind_csum_fold(wind_csum_add(0, p, len - 2));
+	p[len - 2] = c >> 8;
+	p[len - 1] = c & 0xff;
+}
+
+long wind_msg_check(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t seq;
+	uint16_t c;
+
+	if (len < WIND_MSG_MIN || get_be32(p) != WIND_MSG_MAGIC ||
+	    get_be32(p + 8) != len)
+		return -1;
+	seq = get_be32(p + 4);
+	c = wind_csum_fold(wind_csum_add(0, p, len - 2));
+	if (p[len - 2] != (c >> 8) || p[len - 1] != (c & 0xff))
+		return -1;
+	if (!wind_fill_ok(p + 12, len - 14, seq ^ (uint32_t)len))
+		return -1;
+	return seq;
+}
+
+uint32_t wind_csum_add(uint32_t sum, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint64_t s = sum;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		s += (uint32_t)p[len - 1] << 8;
+	while (s >> 32)
+		s = (s & 0xffffffffu) + (s >> 32);
+	return (uint32_t)s;
+}
+
+uint16_t wind_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
+		       const void *pkt, size_t len)
+{
+	uint8_t ph[12];
+	uint32_t sum;
+	uint16_t c;
+
+	memcpy(ph, &saddr, 4);
+	memcpy(ph + 4, &daddr, 4);
+	ph[8] = 0;
+	ph[9] = IPPROTO_WIND;
+	ph[10] = pseudo_len >> 8;
+	ph[11] = pseudo_len & 0xff;
+	sum = wind_csum_add(0, ph, sizeof(ph));
+	sum = wind_csum_add(sum, pkt, len);
+	c = wind_csum_fold(sum);
+	if (!c)
+		c = 0xffff;
+	return htons(c);
+}

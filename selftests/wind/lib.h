@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the Wind selftests: a throw-away topology of network
+ * namespaces, sockets created inside a namespace, the per-netns counters
+ * of /proc/net/wind_stat, payload patterns and the Internet checksum for
+ * crafted packets.
+ */
+#ifndef WIND_SELFTEST_LIB_H
+#define WIND_SELFTEST_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+#include <linux/wind.h>
+
+#define WIND_MAX_NODES		8
+#define WIND_MTU		1500
+/* IPv4 header + windhdr + wind_datahdr */
+#define WIND_MAX_SINGLE		(WIND_MTU - 20 - 32 - 8)
+
+/*
+ * Build nodes wind0..wind<n-1> (1 <= n <= WIND_MAX_NODES) in fresh network
+ * namespaces whose names carry the calling process's pid, so that test
+ * processes never collide.  Node i has eth0 = 10.77.0.(i+1)/24, MTU 1500,
+ * MAC 02:77:00:00:00:(i+1), and permanent neighbour entries for all other
+ * nodes (no ARP in the way).  Returns 0 once every link is UP and
+ * LOWER_UP, or -1 after undoing whatever it had built.
+ *
+ * A reaper process deletes the namespaces if the test process dies
+ * without calling wind_topo_teardown() (failed ASSERT, timeout kill).
+ */
+int wind_topo_setup(int n);
+void wind_topo_teardown(void);
+/* Name of node i's namespace (valid after wind_topo_setup) */
+const char *wind_ns(int i);
+/* Address of node i, network byte order */
+in_addr_t wind_node_addr(int i);
+
+/* Move the calling thread into namespace ns, and back */
+int wind_netns_enter(const char *ns);
+int wind_netns_leave(void);
+
+/* socket(AF_INET, type, proto) created inside namespace ns */
+int wind_socket_in(const char *ns, int type, int proto);
+/*
+ * A Wind socket in ns bound to INADDR_ANY:port (0: ephemeral); *bound gets
+ * getsockname()'s answer.  Returns the fd or -1.
+ */
+int wind_bound_socket(const char *ns, uint16_t port, struct sockaddr_in *bound);
+
+/*
+ * Counter name of /proc/net/wind_stat as seen in namespace ns, or -1 when
+ * the file or the counter is missing.
+ */
+long wind_stat(const char *ns, const char *name);
+/*
+ * Poll the counter until it is >= target or timeout_ms passed; returns
+ * the last value read.
+ */
+long wind_stat_wait(const char *ns, const char *name, long target,
+		    int timeout_ms);
+
+/* Read a whole /proc or /sys file as seen in namespace ns (NULL: here) */
+int wind_read_file_in(const char *ns, const char *path, char *buf,
+		      size_t size);
+/* Write a string to a /proc/sys file as seen in namespace ns */
+int wind_write_file_in(const char *ns, const char *path, const char *val);
+
+/*
+ * Run a shell command; its output goes to stdout prefixed with "# " so
+ * that it stays a KTAP diagnostic.  Returns the exit status or -1.
+ */
+int wind_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port);
+/* poll() fd for events; returns revents, 0 on timeout, -1 on error */
+int wind_poll(int fd, short events, int timeout_ms);
+/* Milliseconds on CLOCK_MONOTONIC */
+long long wind_now_ms(void);
+
+/* Deterministic pseudo-random bytes derived from seed */
+void wind_fill(void *buf, size_t len, uint32_t seed);
+bool wind_fill_ok(const void *buf, size_t len, uint32_t seed);
+
+/*
+ * Self-describing messages: a 12-byte header (magic, seq, length) plus a
+ * pattern derived from seq and a trailing 16-bit checksum, so a receiver
+ * can verify a message without knowing what was sent.  len >= 16.
+ */
+#define WIND_MSG_MIN		16
+void wind_msg_make(void *buf, size_t len, uint32_t seq);
+/* Returns the seq of a well-formed message, -1 if it is damaged */
+long wind_msg_check(const void *buf, size_t len);
+
+/* Internet checksum: ones'-complement sum folded and inverted */
+uint32_t wind_csum_add(uint32_t sum, const void *buf, size_t len);
+uint16_t wind_csum_fold(uint32_t sum);
+/*
+ * Checksum of a Wind packet: IPv4 pseudo-header (saddr, daddr, 0,
+ * IPPROTO_WIND, pseudo_len) + pkt[0..len).  Network byte order, never 0.
+ */
+uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
+		       const void *pkt, size_t len);
+
+#endif /* WIND_SELFTEST_LIB_H */
