@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wind datagram semantics between two namespaces joined by a veth pair
+ * (see lib.c): byte-exact delivery with the sender's address, message
+ * boundaries and MSG_TRUNC, connect()/disconnect, poll(), non-blocking
+ * and timed receives, ordering, the three message types, and the errors
+ * of the send path.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "lib.h"
+/* The 6.1 harness and its TEST() macros leave parameters unused */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+
+#define WAIT_MS		5000
+
+FIXTURE(dgram) {
+	int tx, rx;			/* tx in node 0, rx in node 1 */
+	struct sockaddr_in tx_src;	/* how rx sees tx: 10.77.0.1:port */
+	struct sockaddr_in rx_dst;	/* where tx sends: 10.77.0.2:port */
+};
+
+FIXTURE_SETUP(dgram)
+{
+	struct sockaddr_in sa;
+
+	self->tx = self->rx = -1;
+	ASSERT_EQ(0, wind_topo_setup(2));
+	self->tx = wind_bound_socket(wind_ns(0), 0, &sa);
+	ASSERT_LE(0, self->tx) TH_LOG("tx socket: %s", strerror(errno));
+	wind_sin(&self->tx_src, wind_node_addr(0), ntohs(sa.sin_port));
+	self->rx = wind_bound_socket(wind_ns(1), 0, &sa);
+	ASSERT_LE(0, self->rx) TH_LOG("rx socket: %s", strerror(errno));
+	wind_sin(&self->rx_dst, wind_node_addr(1), ntohs(sa.sin_port));
+	ASSERT_NE(0, self->tx_src.sin_port);
+	ASSERT_NE(0, self->rx_dst.sin_port);
+}
+
+FIXTURE_TEARDOWN(dgram)
+{
+	if (self->tx >= 0)
+		close(self->tx);
+	if (self->rx >= 0)
+		close(self->rx);
+	wind_topo_teardown();
+}
+
+static ssize_t send_to(int fd, const void *buf, size_t len, int flags,
+		       const struct sockaddr_in *to)
+{
+	return sendto(fd, buf, len, flags, (const struct sockaddr *)to,
+		      sizeof(*to));
+}
+
+/*
+ * Wait up to timeout_ms for a message, then take it without blocking.
+ * *from gets the sender; *flags_out the message flags.
+ */
+static ssize_t recv_wait(int fd, void *buf, size_t len, int flags,
+			 struct sockaddr_in *from, int *flags_out,
+			 int timeout_ms)
+{
+	struct sockaddr_in sa;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_name = &sa, .msg_namelen = sizeof(sa),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	ssize_t r;
+	int ev;
+
+	ev = wind_poll(fd, POLLIN, timeout_ms);
+	if (ev <= 0) {
+		errno = ev ? errno : ETIMEDOUT;
+		return -1;
+	}
+	memset(&sa, 0xa5, sizeof(sa));
+	r = recvmsg(fd, &msg, flags | MSG_DONTWAIT);
+	if (r < 0)
+		return -1;
+	if (from) {
+		if (msg.msg_namelen != sizeof(sa))
+			memset(from, 0, sizeof(*from));
+		else
+			*from = sa;
+	}
+	if (flags_out)
+		*flags_out = msg.msg_flags;
+	return r;
+}
+
+static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
+{
+	return a->sin_family == b->sin_family &&
+	       a->sin_addr.s_addr == b->sin_addr.s_addr &&
+	       a->sin_port == b->sin_port;
+}
+
+static const char *fmt_addr(const struct sockaddr_in *sa)
+{
+	static char buf[4][48];
+	static int i;
+	char *b = buf[i++ & 3];
+
+	snprintf(b, 48, "%d/%s:%u", sa->sin_family, inet_ntoa(sa->sin_addr),
+		 ntohs(sa->sin_port));
+	return b;
+}
+
+/* rx must hold nothing more */
+static bool rx_empty(int fd)
+{
+	char c;
+
+	return recv(fd, &c, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN;
+}
+
+TEST_F(dgram, sizes_byte_exact)
+{
+	static const size_t sizes[] = { 0, 1, 100, 1000, WIND_MAX_SINGLE - 1,
+					WIND_MAX_SINGLE };
+	static uint8_t out[2048], in[2048];
+	struct sockaddr_in from;
+	unsigned int i;
+	int flags;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t sz = sizes[i];
+		ssize_t r;
+
+		wind_fill(out, sz, i + 1);
+		memset(in, 0x5a, sizeof(in));
+		ASSERT_EQ((ssize_t)sz, send_to(self->tx, out, sz, 0,
+					      &self->rx_dst))
+			TH_LOG("send %zu: %s", sz, strerror(errno));
+		r = recv_wait(self->rx, in, sizeof(in), 0, &from, &flags,
+			      WAIT_MS);
+		ASSERT_EQ((ssize_t)sz, r)
+			TH_LOG("size %zu: got %zd (%s)", sz, r,
+			       r < 0 ? strerror(errno) : "");
+		EXPECT_EQ(0, memcmp(out, in, sz)) TH_LOG("size %zu differs", sz);
+		EXPECT_EQ(0, flags & MSG_TRUNC);
+		EXPECT_TRUE(same_addr(&self->tx_src, &from))
+			TH_LOG("from %s, expected %s", fmt_addr(&from),
+			       fmt_addr(&self->tx_src));
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+/* Messages of several fragments, reassembled into one recv */
+TEST_F(dgram, multi_fragment)
+{
+	static const size_t sizes[] = { WIND_MAX_SINGLE + 1,
+					2 * WIND_MAX_SINGLE,
+					2 * WIND_MAX_SINGLE + 1, 9000, 65536,
+					1 << 20 };
+	int big = 8 << 20;
+	struct sockaddr_in from;
+	unsigned int i;
+	uint8_t *out, *in;
+
+	out = malloc(1 << 20);
+	in = malloc((1 << 20) + 1);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, in);
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDBUFFORCE, &big,
+				sizeof(big)));
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUFFORCE, &big,
+				sizeof(big)));
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t sz = sizes[i];
+		ssize_t r;
+		int flags;
+
+		wind_fill(out, sz, 100 + i);
+		memset(in, 0, sz + 1);
+		r = send_to(self->tx, out, sz, 0, &self->rx_dst);
+		ASSERT_EQ((ssize_t)sz, r)
+			TH_LOG("send %zu: %s", sz, strerror(errno));
+		r = recv_wait(self->rx, in, sz + 1, 0, &from, &flags, WAIT_MS);
+		ASSERT_EQ((ssize_t)sz, r)
+			TH_LOG("size %zu: got %zd (%s)", sz, r,
+			       r < 0 ? strerror(errno) : "");
+		EXPECT_EQ(0, memcmp(out, in, sz)) TH_LOG("size %zu differs", sz);
+		EXPECT_EQ(0, flags & MSG_TRUNC);
+		EXPECT_TRUE(same_addr(&self->tx_src, &from));
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+	free(out);
+	free(in);
+}
+
+TEST_F(dgram, truncation)
+{
+	uint8_t a[100], b[50], in[200];
+	ssize_t r;
+	int flags;
+
+	wind_fill(a, sizeof(a), 1);
+	wind_fill(b, sizeof(b), 2);
+	ASSERT_EQ(100, send_to(self->tx, a, sizeof(a), 0, &self->rx_dst));
+	ASSERT_EQ(50, send_to(self->tx, b, sizeof(b), 0, &self->rx_dst));
+
+	/* as UDP: the copied length, MSG_TRUNC, the rest is gone */
+	memset(in, 0, sizeof(in));
+	r = recv_wait(self->rx, in, 10, 0, NULL, &flags, WAIT_MS);
+	ASSERT_EQ(10, r);
+	EXPECT_TRUE(flags & MSG_TRUNC);
+	EXPECT_EQ(0, memcmp(a, in, 10));
+	EXPECT_EQ(0, in[10]);
+
+	r = recv_wait(self->rx, in, sizeof(in), 0, NULL, &flags, WAIT_MS);
+	ASSERT_EQ(50, r) TH_LOG("the truncated message was not discarded");
+	EXPECT_EQ(0, memcmp(b, in, 50));
+	EXPECT_FALSE(flags & MSG_TRUNC);
+
+	/* MSG_TRUNC asked: the real length is returned */
+	ASSERT_EQ(100, send_to(self->tx, a, sizeof(a), 0, &self->rx_dst));
+	ASSERT_EQ(50, send_to(self->tx, b, sizeof(b), 0, &self->rx_dst));
+	memset(in, 0, sizeof(in));
+	r = recv_wait(self->rx, in, 10, MSG_TRUNC, NULL, &flags, WAIT_MS);
+	EXPECT_EQ(100, r);
+	EXPECT_TRUE(flags & MSG_TRUNC);
+	EXPECT_EQ(0, memcmp(a, in, 10));
+	EXPECT_EQ(0, in[10]);
+	r = recv_wait(self->rx, in, sizeof(in), 0, NULL, &flags, WAIT_MS);
+	EXPECT_EQ(50, r);
+	EXPECT_EQ(0, memcmp(b, in, 50));
+
+	/* a 0-byte buffer takes a whole message too */
+	ASSERT_EQ(100, send_to(self->tx, a, sizeof(a), 0, &self->rx_dst));
+	r = recv_wait(self->rx, NULL, 0, 0, NULL, &flags, WAIT_MS);
+	EXPECT_EQ(0, r);
+	EXPECT_TRUE(flags & MSG_TRUNC);
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+TEST_F(dgram, connect_send_disconnect)
+{
+	struct sockaddr_in peer, from;
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	socklen_t len = sizeof(peer);
+	uint8_t out[64], in[128];
+
+	wind_fill(out, sizeof(out), 7);
+	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->rx_dst,
+			     sizeof(self->rx_dst)))
+		TH_LOG("connect: %s", strerror(errno));
+	ASSERT_EQ(0, getpeername(self->tx, (struct sockaddr *)&peer, &len));
+	EXPECT_TRUE(same_addr(&self->rx_dst, &peer))
+		TH_LOG("peer %s", fmt_addr(&peer));
+
+	ASSERT_EQ(64, send(self->tx, out, sizeof(out), 0))
+		TH_LOG("send: %s", strerror(errno));
+	ASSERT_EQ(64, write(self->tx, out, sizeof(out)));
+	ASSERT_EQ(64, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+				WAIT_MS));
+	EXPECT_EQ(0, memcmp(out, in, 64));
+	EXPECT_TRUE(same_addr(&self->tx_src, &from));
+	ASSERT_EQ(64, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+				WAIT_MS));
+
+	/* connect(AF_UNSPEC) forgets the default peer */
+	ASSERT_EQ(0, connect(self->tx, &unspec, sizeof(unspec)))
+		TH_LOG("disconnect: %s", strerror(errno));
+	EXPECT_EQ(-1, send(self->tx, out, sizeof(out), 0));
+	EXPECT_EQ(EDESTADDRREQ, errno);
+	len = sizeof(peer);
+	EXPECT_EQ(-1, getpeername(self->tx, (struct sockaddr *)&peer, &len));
+	EXPECT_EQ(ENOTCONN, errno);
+	/* the socket keeps its port */
+	len = sizeof(peer);
+	ASSERT_EQ(0, getsockname(self->tx, (struct sockaddr *)&peer, &len));
+	EXPECT_EQ(self->tx_src.sin_port, peer.sin_port);
+	/* and sendto still works */
+	EXPECT_EQ(64, send_to(self->tx, out, sizeof(out), 0, &self->rx_dst));
+	EXPECT_EQ(64, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+				WAIT_MS));
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+/* An unbound socket that connects gets an ephemeral port */
+TEST_F(dgram, connect_autobinds)
+{
+	struct sockaddr_in sa, from;
+	socklen_t len = sizeof(sa);
+	char in[8];
+	int fd;
+
+	fd = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, connect(fd, (struct sockaddr *)&self->rx_dst,
+			     sizeof(self->rx_dst)));
+	ASSERT_EQ(0, getsockname(fd, (struct sockaddr *)&sa, &len));
+	EXPECT_NE(0, sa.sin_port);
+	ASSERT_EQ(3, send(fd, "abc", 3, 0));
+	ASSERT_EQ(3, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+			       WAIT_MS));
+	EXPECT_EQ(sa.sin_port, from.sin_port);
+	EXPECT_EQ(wind_node_addr(0), from.sin_addr.s_addr);
+	close(fd);
+}
+
+TEST_F(dgram, send_errors)
+{
+	struct sockaddr_in sa = self->rx_dst;
+	char buf[16] = "x";
+
+	/* no address, not connected */
+	EXPECT_EQ(-1, send(self->tx, buf, sizeof(buf), 0));
+	EXPECT_EQ(EDESTADDRREQ, errno);
+	EXPECT_EQ(-1, sendto(self->tx, buf, sizeof(buf), 0, NULL, 0));
+	EXPECT_EQ(EDESTADDRREQ, errno);
+
+	/* short address */
+	EXPECT_EQ(-1, sendto(self->tx, buf, sizeof(buf), 0,
+			     (struct sockaddr *)&sa, sizeof(sa) - 1));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* wrong family */
+	sa.sin_family = AF_INET6;
+	EXPECT_EQ(-1, send_to(self->tx, buf, sizeof(buf), 0, &sa));
+	EXPECT_EQ(EAFNOSUPPORT, errno);
+
+	/* out-of-band data means nothing here */
+	EXPECT_EQ(-1, send_to(self->tx, buf, sizeof(buf), MSG_OOB,
+			      &self->rx_dst));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	/* none of it was sent */
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 200));
+}
+
+TEST_F(dgram, poll_events)
+{
+	int fresh, ev;
+	char c = 'x';
+
+	fresh = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_LE(0, fresh);
+	ev = wind_poll(fresh, POLLIN | POLLOUT, 0);
+	EXPECT_EQ(POLLOUT, ev & (POLLIN | POLLOUT | POLLERR | POLLHUP));
+	close(fresh);
+
+	ev = wind_poll(self->rx, POLLIN | POLLOUT, 0);
+	EXPECT_EQ(POLLOUT, ev & (POLLIN | POLLOUT | POLLERR | POLLHUP));
+	/* nothing arrives unasked */
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 100));
+
+	ASSERT_EQ(1, send_to(self->tx, &c, 1, 0, &self->rx_dst));
+	ev = wind_poll(self->rx, POLLIN, WAIT_MS);
+	EXPECT_TRUE(ev & POLLIN);
+	EXPECT_FALSE(ev & POLLERR);
+	EXPECT_EQ(1, recv(self->rx, &c, 1, MSG_DONTWAIT));
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 0));
+	EXPECT_TRUE(wind_poll(self->tx, POLLOUT, 0) & POLLOUT);
+}
+
+TEST_F(dgram, nonblocking_recv)
+{
+	char c;
+
+	EXPECT_EQ(-1, recv(self->rx, &c, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(-1, recvfrom(self->rx, &c, 1, MSG_DONTWAIT, NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, fcntl(self->rx, F_SETFL,
+			   fcntl(self->rx, F_GETFL) | O_NONBLOCK));
+	EXPECT_EQ(-1, recv(self->rx, &c, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(-1, read(self->rx, &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+
+	/* and a message is still received once it is there */
+	ASSERT_EQ(1, send_to(self->tx, "z", 1, 0, &self->rx_dst));
+	ASSERT_TRUE(wind_poll(self->rx, POLLIN, WAIT_MS) & POLLIN);
+	EXPECT_EQ(1, recv(self->rx, &c, 1, 0));
+	EXPECT_EQ('z', c);
+}
+
+TEST_F(dgram, rcvtimeo)
+{
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 300000 };
+	long long t0, dt;
+	char c;
+
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	t0 = wind_now_ms();
+	EXPECT_EQ(-1, recv(self->rx, &c, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	dt = wind_now_ms() - t0;
+	EXPECT_LE(280, dt);
+	EXPECT_GE(3000, dt);
+
+	/* a blocked receive wakes up for a message */
+	ASSERT_EQ(1, send_to(self->tx, "y", 1, 0, &self->rx_dst));
+	tv.tv_sec = 5;
+	tv.tv_usec = 0;
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	EXPECT_EQ(1, recv(self->rx, &c, 1, 0));
+	EXPECT_EQ('y', c);
+}
+
+/* Sockets whose local port shows up in /proc/net/wind as seen in ns */
+static int proc_wind_has_port(const char *ns, uint16_t port)
+{
+	static char buf[65536];
+	char pat[8], *line, *save = NULL;
+
+	if (wind_read_file_in(ns, "/proc/thread-self/net/wind", buf,
+			      sizeof(buf)) < 0)
+		return -1;
+	snprintf(pat, sizeof(pat), ":%04X", port);
+	line = strtok_r(buf, "\n", &save);	/* header */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char local[64];
+
+		if (sscanf(line, "%*s %63s", local) == 1 &&
+		    strlen(local) > 5 &&
+		    !strcmp(local + strlen(local) - 5, pat))
+			return 1;
+	}
+	return 0;
+}
+
+TEST_F(dgram, close_with_queued_data)
+{
+	uint16_t port = ntohs(self->rx_dst.sin_port);
+	long before, after;
+	uint8_t msg[500];
+	int i, listed, fd;
+
+	before = wind_stat(wind_ns(1), "InMessages");
+	ASSERT_LE(0, before) TH_LOG("no InMessages in /proc/net/wind_stat");
+	for (i = 0; i < 20; i++) {
+		wind_msg_make(msg, sizeof(msg), i);
+		ASSERT_EQ((ssize_t)sizeof(msg),
+			  send_to(self->tx, msg, sizeof(msg), 0,
+				  &self->rx_dst));
+	}
+	after = wind_stat_wait(wind_ns(1), "InMessages", before + 20, WAIT_MS);
+	EXPECT_EQ(before + 20, after);
+	ASSERT_TRUE(wind_poll(self->rx, POLLIN, WAIT_MS) & POLLIN);
+
+	listed = proc_wind_has_port(wind_ns(1), port);
+	if (listed < 0)
+		TH_LOG("/proc/net/wind missing: listing not checked");
+	else
+		EXPECT_EQ(1, listed) TH_LOG("port %u not in /proc/net/wind",
+					    port);
+
+	ASSERT_EQ(0, close(self->rx));
+	self->rx = -1;
+	if (listed >= 0)
+		EXPECT_EQ(0, proc_wind_has_port(wind_ns(1), port));
+
+	/* the port is free again at once */
+	fd = wind_socket_in(wind_ns(1), SOCK_WIND, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, bind(fd, (struct sockaddr *)&self->rx_dst,
+			  sizeof(self->rx_dst)))
+		TH_LOG("rebind: %s", strerror(errno));
+	close(fd);
+}
+
+/* Async-ordered (the default): every message once, in send order */
+TEST_F(dgram, in_order)
+{
+	const int n = 100;
+	struct sockaddr_in from;
+	uint8_t msg[400];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		size_t len = WIND_MSG_MIN + (i * 37) % 300;
+
+		wind_msg_make(msg, len, i);
+		ASSERT_EQ((ssize_t)len, send_to(self->tx, msg, len, 0,
+						&self->rx_dst))
+			TH_LOG("send %d: %s", i, strerror(errno));
+	}
+	for (i = 0; i < n; i++) {
+		ssize_t r = recv_wait(self->rx, msg, sizeof(msg), 0, &from,
+				      NULL, WAIT_MS);
+
+		ASSERT_EQ((ssize_t)(WIND_MSG_MIN + (i * 37) % 300), r)
+			TH_LOG("message %d: got %zd", i, r);
+		ASSERT_EQ(i, wind_msg_check(msg, r));
+		EXPECT_TRUE(same_addr(&self->tx_src, &from));
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+TEST_F(dgram, reliable_and_sync_flags)
+{
+	uint8_t out[300], in[400];
+	struct sockaddr_in from;
+	int flags[] = { MSG_WIND_RELIABLE, MSG_WIND_SYNC, 0 };
+	unsigned int i;
+	ssize_t r;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		wind_fill(out, sizeof(out), 40 + i);
+		r = send_to(self->tx, out, sizeof(out), flags[i],
+			    &self->rx_dst);
+		ASSERT_EQ((ssize_t)sizeof(out), r)
+			TH_LOG("flags %#x: %s", flags[i], strerror(errno));
+		if (flags[i] == MSG_WIND_SYNC)
+			/* acknowledged, so already queued at the receiver */
+			EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
+		r = recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+			      WAIT_MS);
+		ASSERT_EQ((ssize_t)sizeof(out), r);
+		EXPECT_EQ(0, memcmp(out, in, sizeof(out)));
+		EXPECT_TRUE(same_addr(&self->tx_src, &from));
+	}
+
+	/* and through the socket's default type */
+	for (i = WIND_ASYNC_ORDERED; i <= WIND_SYNC_ORDERED; i++) {
+		int t = i;
+
+		ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_MSGTYPE, &t,
+					sizeof(t)));
+		wind_fill(out, sizeof(out), 50 + i);
+		ASSERT_EQ((ssize_t)sizeof(out),
+			  send_to(self->tx, out, sizeof(out), 0,
+				  &self->rx_dst));
+		r = recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
+			      WAIT_MS);
+		ASSERT_EQ((ssize_t)sizeof(out), r);
+		EXPECT_EQ(0, memcmp(out, in, sizeof(out)));
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+/*
+ * With 100 ms of delay on node 0's link, an async send returns at once
+ * (the message is still on the wire), a sync send only once the message
+ * is at the receiver.  Needs sch_netem.
+ */
+TEST_F(dgram, sync_waits_for_ack)
+{
+	uint8_t out[200], in[300];
+	long long t0, dt;
+	int t = WIND_SYNC_ORDERED;
+
+	if (wind_run("tc -n %s qdisc add dev eth0 root netem delay 100ms",
+		     wind_ns(0)))
+		SKIP(return, "netem not available");
+
+	wind_fill(out, sizeof(out), 1);
+	t0 = wind_now_ms();
+	ASSERT_EQ((ssize_t)sizeof(out), send_to(self->tx, out, sizeof(out), 0,
+						&self->rx_dst));
+	dt = wind_now_ms() - t0;
+	EXPECT_GT(50, dt) TH_LOG("async send took %lld ms", dt);
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 0));
+	ASSERT_EQ((ssize_t)sizeof(out),
+		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
+
+	wind_fill(out, sizeof(out), 2);
+	t0 = wind_now_ms();
+	ASSERT_EQ((ssize_t)sizeof(out),
+		  send_to(self->tx, out, sizeof(out), MSG_WIND_SYNC,
+			  &self->rx_dst));
+	dt = wind_now_ms() - t0;
+	EXPECT_LE(95, dt) TH_LOG("sync send returned after %lld ms", dt);
+	EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
+	ASSERT_EQ((ssize_t)sizeof(out),
+		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
+	EXPECT_EQ(0, memcmp(out, in, sizeof(out)));
+
+	/* sync through the socket's default type */
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_MSGTYPE, &t,
+				sizeof(t)));
+	t0 = wind_now_ms();
+	ASSERT_EQ((ssize_t)sizeof(out), send_to(self->tx, out, sizeof(out), 0,
+						&self->rx_dst));
+	dt = wind_now_ms() - t0;
+	EXPECT_LE(95, dt) TH_LOG("default-sync send returned after %lld ms",
+				 dt);
+	EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
+	ASSERT_EQ((ssize_t)sizeof(out),
+		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
+}
+
+/*
+ * Mixed types on one socket to one peer: every message exactly once, and
+ * an ordered message (async- or sync-ordered) never before any message
+ * sent earlier, whatever that one's type.
+ */
+TEST_F(dgram, cross_type_order)
+{
+	enum { N = 60 };
+	static const int type_flag[] = { 0, MSG_WIND_RELIABLE, MSG_WIND_SYNC };
+	bool seen[N] = { false };
+	int type[N], i, got = 0;
+	uint8_t msg[256];
+	uint32_t x = 12345;
+
+	for (i = 0; i < N; i++) {
+		size_t len = WIND_MSG_MIN + i;
+
+		x = x * 1103515245 + 12345;
+		type[i] = (x >> 16) % 3;
+		wind_msg_make(msg, len, i);
+		ASSERT_EQ((ssize_t)len, send_to(self->tx, msg, len,
+						type_flag[type[i]],
+						&self->rx_dst))
+			TH_LOG("send %d type %d: %s", i, type[i],
+			       strerror(errno));
+	}
+	for (got = 0; got < N; got++) {
+		ssize_t r = recv_wait(self->rx, msg, sizeof(msg), 0, NULL,
+				      NULL, WAIT_MS);
+		long seq;
+
+		ASSERT_LT(0, r) TH_LOG("after %d messages: %s", got,
+				       strerror(errno));
+		seq = wind_msg_check(msg, r);
+		ASSERT_LE(0, seq);
+		ASSERT_GT(N, seq);
+		EXPECT_FALSE(seen[seq]) TH_LOG("message %ld twice", seq);
+		seen[seq] = true;
+		if (type[seq] != WIND_ASYNC_RELIABLE) {
+			for (i = 0; i < seq; i++)
+				EXPECT_TRUE(seen[i])
+					TH_LOG("ordered %ld before %d (type %d)",
+					       seq, i, type[i]);
+		}
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+}
+
+/* One socket, many peers: three senders, order kept per sender */
+TEST_F(dgram, many_peers)
+{
+	enum { SENDERS = 3, N = 20 };
+	struct sockaddr_in src[SENDERS], from;
+	int fd[SENDERS], next[SENDERS] = { 0 }, s, i;
+	uint8_t msg[128];
+
+	for (s = 0; s < SENDERS; s++) {
+		fd[s] = wind_bound_socket(wind_ns(0), 0, &src[s]);
+		ASSERT_LE(0, fd[s]);
+		src[s].sin_addr.s_addr = wind_node_addr(0);
+	}
+	for (i = 0; i < N; i++)
+		for (s = 0; s < SENDERS; s++) {
+			wind_msg_make(msg, sizeof(msg), s * 1000 + i);
+			ASSERT_EQ((ssize_t)sizeof(msg),
+				  send_to(fd[s], msg, sizeof(msg), 0,
+					  &self->rx_dst));
+		}
+	for (i = 0; i < N * SENDERS; i++) {
+		ssize_t r = recv_wait(self->rx, msg, sizeof(msg), 0, &from,
+				      NULL, WAIT_MS);
+		long seq;
+
+		ASSERT_EQ((ssize_t)sizeof(msg), r);
+		seq = wind_msg_check(msg, r);
+		ASSERT_LE(0, seq);
+		s = seq / 1000;
+		ASSERT_GT(SENDERS, s);
+		EXPECT_TRUE(same_addr(&src[s], &from))
+			TH_LOG("message of sender %d from %s", s,
+			       fmt_addr(&from));
+		EXPECT_EQ(next[s], seq % 1000);
+		next[s] = seq % 1000 + 1;
+	}
+	EXPECT_TRUE(rx_empty(self->rx));
+	for (s = 0; s < SENDERS; s++)
+		close(fd[s]);
+}
+
+/* Two sockets of the same namespace talk over the loopback */
+TEST_F(dgram, loopback)
+{
+	struct sockaddr_in a_addr, b_addr, from;
+	int a, b;
+	char in[32];
+
+	a = wind_bound_socket(wind_ns(0), 0, &a_addr);
+	b = wind_bound_socket(wind_ns(0), 0, &b_addr);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	a_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	b_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+	ASSERT_EQ(5, send_to(a, "hello", 5, 0, &b_addr));
+	ASSERT_EQ(5, recv_wait(b, in, sizeof(in), 0, &from, NULL, WAIT_MS));
+	EXPECT_EQ(0, memcmp("hello", in, 5));
+	EXPECT_TRUE(same_addr(&a_addr, &from)) TH_LOG("from %s",
+						       fmt_addr(&from));
+
+	/* to itself */
+	ASSERT_EQ(4, send_to(a, "self", 4, MSG_WIND_SYNC, &a_addr));
+	ASSERT_EQ(4, recv_wait(a, in, sizeof(in), 0, &from, NULL, WAIT_MS));
+	EXPECT_EQ(0, memcmp("self", in, 4));
+	EXPECT_TRUE(same_addr(&a_addr, &from));
+	close(a);
+	close(b);
+}
+
+TEST_HARNESS_MAIN
