@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Wind: a reliable-datagram transport for software distributed shared
+ * memory.  This is the one header that userspace and the kernel module
+ * share.  See Documentation/networking/wind.rst.
+ */
+#ifndef _UAPI_LINUX_WIND_H
+#define _UAPI_LINUX_WIND_H
+
+#include <linux/types.h>
+
+/* socket(AF_INET, SOCK_WIND, 0 or IPPROTO_WIND) */
+#define SOCK_WIND	7
+#define IPPROTO_WIND	253		/* RFC 3692 experimental protocol */
+#define SOL_WIND	253		/* same as the protocol, as for TCP */
+
+/*
+ * Send flags choosing the message type of one send.  Both bits are unused
+ * by the socket layer on Linux 6.1 and 6.12 and pass through sendmsg()
+ * unchanged (see the "send flags" section of wind.rst).
+ */
+#define MSG_WIND_RELIABLE	0x400000	/* async-reliable, unordered */
+#define MSG_WIND_SYNC		0x800000	/* sync-ordered: return on ACK */
+
+enum wind_msgtype {
+	WIND_ASYNC_ORDERED = 0,
+	WIND_ASYNC_RELIABLE = 1,
+	WIND_SYNC_ORDERED = 2,
+};
+
+/* setsockopt(fd, SOL_WIND, ...) */
+#define WIND_MSGTYPE		1	/* int: enum wind_msgtype */
+#define WIND_RECVERR		2	/* int: queue failures on MSG_ERRQUEUE */
+#define WIND_REGION_ADD		3	/* struct wind_region */
+#define WIND_REGION_DEL		4	/* __u32 region id */
+
+/* cmsg_type at level SOL_WIND */
+#define WIND_CMSG_DSM		1	/* struct wind_dsm */
+
+/* Error queue: sock_extended_err.ee_origin for Wind failures */
+#define SO_EE_ORIGIN_WIND	6
+
+struct wind_region {
+	__u64 addr;	/* page-aligned start in the caller's address space */
+	__u64 len;	/* bytes, a multiple of the page size */
+	__u32 id;	/* caller-chosen, unique per socket */
+	__u32 flags;	/* 0 */
+	__u64 key;	/* caller-chosen secret that senders must present */
+};
+
+enum wind_dsm_mode {
+	WIND_DSM_MESSAGE_THROUGH = 0,
+	WIND_DSM_DIRECT_MAP = 1,
+	WIND_DSM_HEADER_THROUGH = 2,
+	WIND_DSM_DIRECT_DIFF = 3,
+	WIND_DSM_HEADER_DIFF = 4,
+};
+
+struct wind_dsm {
+	__u32 mode;	/* enum wind_dsm_mode */
+	__u32 region;	/* the receiver's region id */
+	__u64 offset;	/* byte offset into that region */
+	__u64 key;	/* the region's key */
+	__u32 hdr_len;	/* the first hdr_len bytes are the DSM header */
+	__u32 data_len;	/* on receive: payload bytes written into the region */
+};
+
+struct wind_diff_run {
+	__u32 off;	/* relative to wind_dsm.offset */
+	__u32 len;	/* followed by len bytes of data */
+};
+
+/*
+ * Wire format.  Every Wind packet starts with struct windhdr, in network
+ * byte order; the checksum covers an IPv4 pseudo-header (as for UDP) and
+ * the whole packet.  Data packets follow it with struct wind_datahdr,
+ * ACK packets with struct wind_ackhdr.  Ports come first so that an ICMP
+ * error quoting eight bytes identifies the socket.
+ */
+#define WIND_VERSION		1
+
+enum wind_pkt_type {
+	WIND_PKT_DATA = 1,	/* one fragment of a message */
+	WIND_PKT_ACK = 2,	/* cumulative and selective acknowledgement */
+	WIND_PKT_RESET = 3,	/* "you name an incarnation of mine that is gone" */
+};
+
+/* windhdr.flags */
+#define WIND_F_ACKREQ		0x01	/* acknowledge at once */
+#define WIND_F_ORDERED		0x02	/* message is ordered (async or sync) */
+#define WIND_F_SYNC		0x04	/* sender sleeps until acknowledged */
+#define WIND_F_DSM		0x08	/* first fragment carries wind_dsmhdr */
+#define WIND_F_SYN		0x10	/* sender's peer state is new: seq may jump */
+
+struct windhdr {
+	__be16	source;		/* sender's Wind port */
+	__be16	dest;		/* receiver's Wind port */
+	__be16	len;		/* bytes from windhdr to end of packet */
+	__sum16	check;		/* pseudo-header + packet, as UDP */
+	__u8	version_type;	/* version << 4 | enum wind_pkt_type */
+	__u8	flags;		/* WIND_F_* */
+	__be16	window;		/* packets the sender can still receive */
+	__be32	src_tag;	/* sender socket's incarnation (never 0) */
+	__be32	dst_tag;	/* receiver's incarnation as known, 0 if not */
+	__be32	seq;		/* packet sequence number (DATA) */
+	__be32	ack;		/* every seq before this was received */
+	__be32	oldest;		/* sender's oldest unacknowledged seq */
+};
+
+struct wind_datahdr {
+	__be16	frag;		/* index of this fragment, 0-based */
+	__be16	nfrags;		/* fragments in the message, >= 1 */
+	__be32	msg_len;	/* bytes in the whole message */
+};
+
+/* Follows wind_datahdr in fragment 0 when WIND_F_DSM is set */
+struct wind_dsmhdr {
+	__u8	mode;		/* enum wind_dsm_mode */
+	__u8	reserved[3];	/* 0 */
+	__be32	region;
+	__be64	offset;
+	__be64	key;
+	__be32	hdr_len;
+};
+
+#define WIND_SACK_BITS		64
+
+/*
+ * An ACK packet: windhdr.ack is cumulative, sack is selective.  A message
+ * the receiver refused is still acknowledged (its seqs are consumed), and
+ * every ACK that covers it carries a wind_nak for it until the sender's
+ * "oldest" has passed it, so the refusal is never lost while the ACK is
+ * not.  Data packets piggyback an ack that stops at the first refusal.
+ */
+struct wind_ackhdr {
+	__be64	sack;		/* bit i: seq ack + 1 + i was received */
+	__be16	nnaks;		/* struct wind_nak entries that follow */
+	__be16	reserved;	/* 0 */
+	__be32	reserved2;	/* 0 */
+};
+
+struct wind_nak {
+	__be32	seq;		/* first seq of the refused message */
+	__be32	error;		/* positive errno: EACCES, ERANGE, EMSGSIZE */
+};
+
+#endif /* _UAPI_LINUX_WIND_H */

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receiver's side of reliability: the receive table, the queue of
+ * arrived but undelivered packets (rq, ordered by seq), reassembly and
+ * delivery.  Async-reliable messages are delivered as soon as all their
+ * fragments are in; ordered ones once every earlier seq has arrived, so an
+ * ordered message never overtakes anything sent before it.
+ */
+#include <linux/slab.h>
+#include <net/ip.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/* Refuse a message: consume its seqs, remember why for the ACKs. */
+static bool refuse(struct wind_peer *peer, u32 start, u32 error)
+{
+	unsigned int i;
+
+	for (i = 0; i < peer->nrefused; i++)
+		if (peer->refused[i].seq == start)
+			return true;
+	if (peer->nrefused == WIND_MAX_NAKS)
+		return false;	/* drop: the retransmission comes back */
+	peer->refused[peer->nrefused].seq = start;
+	peer->refused[peer->nrefused].error = error;
+	peer->nrefused++;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_REFUSED);
+	return true;
+}
+
+static void drop_skb(struct wind_peer *peer, struct sk_buff *skb)
+{
+	peer->drops++;
+	atomic_inc(&peer->sk->sk_drops);
+	kfree_skb(skb);
+}
+
+/*
+ * Take the fragments of the message starting at @start out of rq and
+ * queue them to the socket as one skb.  A message whose fragments are not
+ * all there (its sender gave up on it, or it was partly refused) is
+ * dropped.
+ */
+static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
+{
+	struct sock *sk = peer->sk;
+	struct sk_buff *skb, *tmp, *head = NULL, **tail = NULL;
+	unsigned int count = 0;
+	bool bad = false;
+
+	skb_queue_walk_safe(&peer->rq, skb, tmp) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (wind_seq_before(cb->seq, start))
+			continue;
+		if (!wind_seq_in(cb->seq, start, nfrags))
+			break;
+		__skb_unlink(skb, &peer->rq);
+		if (cb->seq - start != cb->frag || cb->nfrags != nfrags)
+			bad = true;
+		skb_orphan(skb);
+		count++;
+		if (!head) {
+			head = skb;
+			skb->next = NULL;
+			tail = &skb_shinfo(head)->frag_list;
+			continue;
+		}
+		skb->next = NULL;
+		*tail = skb;
+		tail = &skb->next;
+		head->len += skb->len;
+		head->data_len += skb->len;
+		head->truesize += skb->truesize;
+	}
+	if (!head)
+		return;
+	if (count != nfrags || bad || head->len != WIND_SKB_CB(head)->msg_len) {
+		drop_skb(peer, head);
+		return;
+	}
+	skb_set_owner_r(head, sk);
+	peer->rx_messages++;
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
+	skb_queue_tail(&sk->sk_receive_queue, head);
+	sk->sk_data_ready(sk);
+}
+
+/* Deliver, in seq order, every message all of whose seqs have arrived. */
+static void deliver_in_order(struct wind_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&peer->rq))) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 start = cb->seq - cb->frag;
+
+		if (!wind_seq_before(cb->seq, peer->rcv_nxt))
+			break;
+		if (wind_seq_after(start + cb->nfrags, peer->rcv_nxt))
+			break;
+		deliver_message(peer, start, cb->nfrags);
+	}
+}
+
+/* Free the highest out-of-order packets until @need bytes fit. */
+static bool prune_ooo(struct wind_peer *peer, unsigned int need)
+{
+	struct sock *sk = peer->sk;
+	struct sk_buff *skb;
+
+	while (sk_rmem_alloc_get(sk) + need > READ_ONCE(sk->sk_rcvbuf) &&
+	       (skb = skb_peek_tail(&peer->rq)) &&
+	       wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt)) {
+		__skb_unlink(skb, &peer->rq);
+		wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
+		drop_skb(peer, skb);
+	}
+	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
+}
+
+/*
+ * Room for a packet?  An in-order packet may take the buffer up to twice
+ * its size when the out-of-order ones are gone: a message that fits the
+ * buffer by its bytes must be able to complete despite per-packet
+ * overhead, else both ends would wait for each other.
+ */
+static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
+{
+	struct sock *sk = peer->sk;
+
+	if (sk_rmem_alloc_get(sk) + skb->truesize <= READ_ONCE(sk->sk_rcvbuf))
+		return true;
+	if (seq != peer->rcv_nxt)
+		return false;
+	if (prune_ooo(peer, skb->truesize))
+		return true;
+	return sk_rmem_alloc_get(sk) + skb->truesize <=
+	       2 * READ_ONCE(sk->sk_rcvbuf);
+}
+
+static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
+{
+	u32 seq = WIND_SKB_CB(skb)->seq;
+	struct sk_buff *pos;
+
+	skb_queue_reverse_walk(q, pos) {
+		if (wind_seq_before(WIND_SKB_CB(pos)->seq, seq)) {
+			__skb_queue_after(q, pos, skb);
+			return;
+		}
+	}
+	__skb_queue_head(q, skb);
+}
+
+/**
+ * wind_data_rcv() - a data packet from a peer
+ * @peer: the peer, its socket locked
+ * @skb: the packet, validated; consumed
+ */
+void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
+{
+	struct sock *sk = peer->sk;
+	struct net *net = sock_net(sk);
+	const struct windhdr *wh = wind_hdr(skb);
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	u32 seq = ntohl(wh->seq), start, old_nxt = peer->rcv_nxt;
+	u16 frag = ntohs(dh->frag), nfrags = ntohs(dh->nfrags);
+	u32 msg_len = ntohl(dh->msg_len);
+	__be32 saddr = ip_hdr(skb)->saddr;
+	__be16 sport = wh->source;
+	u8 flags = wh->flags;
+
+	if (!peer->rt) {
+		peer->rt = kmalloc(sizeof(*peer->rt), GFP_ATOMIC);
+		if (!peer->rt)
+			goto drop;
+		wind_rt_init(peer->rt, peer->rcv_nxt);
+	}
+	if (wind_rt_test(peer->rt, seq)) {
+		peer->duplicates++;
+		WIND_INC_STATS(net, WIND_MIB_IN_DUPLICATES);
+		wind_send_ack(peer);	/* our ack may have been lost */
+		goto consume;
+	}
+	if (!wind_seq_in(seq, peer->rcv_nxt, WIND_RT_BITS)) {
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_WINDOW);
+		wind_send_ack(peer);
+		goto drop;
+	}
+	start = seq - frag;
+	if (msg_len > (u32)READ_ONCE(sk->sk_rcvbuf)) {
+		/* it could never be held: refuse the whole message */
+		if (!refuse(peer, start, EMSGSIZE))
+			goto drop;
+		wind_rt_mark(peer->rt, seq);
+		peer->rcv_nxt += wind_rt_advance(peer->rt);
+		deliver_in_order(peer);
+		wind_send_ack(peer);
+		goto drop;
+	}
+	if (!rcv_room(peer, skb, seq)) {
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+		wind_send_ack(peer);	/* with the window that says why */
+		goto drop;
+	}
+
+	skb_pull(skb, WIND_DATA_HLEN);
+	memset(cb, 0, sizeof(*cb));
+	cb->seq = seq;
+	cb->frag = frag;
+	cb->nfrags = nfrags;
+	cb->msg_len = msg_len;
+	cb->flags = flags;
+	cb->saddr = saddr;
+	cb->sport = sport;
+	skb_set_owner_r(skb, sk);
+	wind_rt_mark(peer->rt, seq);
+	insert_sorted(&peer->rq, skb);
+	peer->rx_packets++;
+	if (seq == peer->rcv_nxt)
+		peer->rcv_nxt += wind_rt_advance(peer->rt);
+
+	if (!(flags & WIND_F_ORDERED) && wind_rt_all(peer->rt, start, nfrags))
+		deliver_message(peer, start, nfrags);
+	deliver_in_order(peer);
+
+	peer->ack_pending++;
+	if ((flags & WIND_F_ACKREQ) || seq != old_nxt ||
+	    peer->ack_pending >= 8 || peer->nrefused)
+		wind_send_ack(peer);
+	else
+		wind_delack_timer_arm(peer);
+	return;
+
+drop:
+	peer->drops++;
+	atomic_inc(&sk->sk_drops);
+	kfree_skb(skb);
+	return;
+consume:
+	consume_skb(skb);
+}
+
+/**
+ * wind_data_skip() - the sender gave up on every seq before @oldest
+ * @peer: the peer, its socket locked
+ * @oldest: the sender's oldest unacknowledged seq, after our rcv_nxt
+ *
+ * Complete messages waiting behind the gap are delivered, incomplete ones
+ * dropped.
+ */
+void wind_data_skip(struct wind_peer *peer, u32 oldest)
+{
+	struct wind_rtable *rt = peer->rt;
+	u32 gap = oldest - peer->rcv_nxt;
+
+	peer->rcv_nxt = oldest;
+	if (rt) {
+		/* what arrived beyond the gap stays recorded */
+		if (gap >= WIND_RT_BITS)
+			wind_rt_init(rt, oldest);
+		while (rt->base != oldest)
+			wind_rt_unmark(rt, rt->base++);
+		peer->rcv_nxt += wind_rt_advance(rt);
+	}
+	deliver_in_order(peer);
+}
+
+/**
+ * wind_purge_rx() - drop every undelivered packet from a peer
+ * @peer: the peer, its socket locked
+ */
+void wind_purge_rx(struct wind_peer *peer)
+{
+	__skb_queue_purge(&peer->rq);
+}

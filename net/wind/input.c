@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive path: validate a packet without trusting any field, find
+ * its socket and peer, handle incarnations, then pass the acknowledgement
+ * part to timer.c and the data to deliver.c.  ICMP errors for packets we
+ * sent arrive here too.
+ */
+#include <linux/icmp.h>
+#include <net/icmp.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/sock.h>
+#include <net/udp.h>
+
+#include "protocol.h"
+
+static unsigned int type_hlen(u8 type)
+{
+	switch (type) {
+	case WIND_PKT_DATA:
+		return WIND_DATA_HLEN;
+	case WIND_PKT_ACK:
+		return WIND_HLEN + sizeof(struct wind_ackhdr);
+	case WIND_PKT_RESET:
+		return WIND_HLEN;
+	}
+	return 0;
+}
+
+/*
+ * Check everything the locked path relies on.  Returns the counter to
+ * bump on failure, or WIND_MIB_MAX when the packet is well formed.
+ */
+static enum wind_mib_field validate(struct sk_buff *skb)
+{
+	struct windhdr *wh;
+	unsigned int ulen, hlen;
+	u8 type;
+
+	if (!pskb_may_pull(skb, WIND_HLEN))
+		return WIND_MIB_IN_ERR_SHORT;
+	wh = wind_hdr(skb);
+	ulen = ntohs(wh->len);
+	if (ulen < WIND_HLEN || ulen > skb->len)
+		return WIND_MIB_IN_ERR_LENGTH;
+	if (ulen < skb->len && pskb_trim_rcsum(skb, ulen))
+		return WIND_MIB_IN_ERR_LENGTH;
+	if (skb_checksum_init(skb, IPPROTO_WIND, inet_compute_pseudo) ||
+	    skb_checksum_complete(skb))
+		return WIND_MIB_IN_ERR_CHECKSUM;
+
+	wh = wind_hdr(skb);
+	type = wh->version_type & 0xf;
+	hlen = type_hlen(type);
+	if (wh->version_type >> 4 != WIND_VERSION || !hlen || !wh->src_tag)
+		return WIND_MIB_IN_ERR_HEADER;
+	if (ulen < hlen)
+		return WIND_MIB_IN_ERR_SHORT;
+	if (!pskb_may_pull(skb, hlen))
+		return WIND_MIB_IN_ERR_SHORT;
+	wh = wind_hdr(skb);
+
+	if (type == WIND_PKT_DATA) {
+		const struct wind_datahdr *dh = (void *)(wh + 1);
+		u16 frag = ntohs(dh->frag), nfrags = ntohs(dh->nfrags);
+		u32 msg_len = ntohl(dh->msg_len);
+
+		if (!nfrags || frag >= nfrags || msg_len > WIND_MAX_MSG ||
+		    ulen - hlen > msg_len)
+			return WIND_MIB_IN_ERR_LENGTH;
+		if (wh->flags & WIND_F_DSM)
+			return WIND_MIB_IN_ERR_HEADER;	/* not yet */
+	} else if (type == WIND_PKT_ACK) {
+		const struct wind_ackhdr *ah = (void *)(wh + 1);
+		unsigned int n = ntohs(ah->nnaks);
+
+		if (n > WIND_MAX_NAKS)
+			return WIND_MIB_IN_ERR_HEADER;
+		if (ulen != WIND_ACK_LEN(n))
+			return WIND_MIB_IN_ERR_LENGTH;
+		if (!pskb_may_pull(skb, ulen))
+			return WIND_MIB_IN_ERR_SHORT;
+	}
+	return WIND_MIB_MAX;
+}
+
+/**
+ * wind_rcv() - entry point from IP for every Wind packet
+ * @skb: the packet, transport header at skb->data
+ *
+ * Return: 0; the packet is always consumed.
+ */
+int wind_rcv(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	enum wind_mib_field bad;
+	struct sock *sk;
+
+	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
+	if (skb->pkt_type != PACKET_HOST)
+		goto drop;
+	bad = validate(skb);
+	if (bad != WIND_MIB_MAX) {
+		WIND_INC_STATS(net, bad);
+		goto drop;
+	}
+
+	rcu_read_lock();
+	sk = wind_port_lookup(net, ip_hdr(skb)->daddr, wind_hdr(skb)->dest);
+	rcu_read_unlock();
+	if (!sk) {
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_NOPORT);
+		/* as UDP: tell the sender nobody listens here */
+		if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_DATA)
+			icmp_send(skb, ICMP_DEST_UNREACH, ICMP_PORT_UNREACH, 0);
+		goto drop;
+	}
+
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		wind_backlog_rcv(sk, skb);
+	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		bh_unlock_sock(sk);
+		atomic_inc(&sk->sk_drops);
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+		sock_put(sk);
+		goto drop;
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return 0;
+
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+/* The peer's "oldest": refusals it has seen, and gaps it gave up on. */
+static void oldest_rcv(struct wind_peer *peer, u32 oldest, u8 flags)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < peer->nrefused; i++)
+		if (!wind_seq_before(peer->refused[i].seq, oldest))
+			peer->refused[n++] = peer->refused[i];
+	peer->nrefused = n;
+
+	/*
+	 * A new peer state of the sender starts at a random seq: far
+	 * behind what we expect, it is a new stream, not a late packet.
+	 */
+	if ((flags & WIND_F_SYN) &&
+	    wind_seq_before(oldest, peer->rcv_nxt - WIND_RT_BITS)) {
+		wind_peer_reset_rx(peer, oldest);
+		return;
+	}
+	if (wind_seq_after(oldest, peer->rcv_nxt))
+		wind_data_skip(peer, oldest);
+}
+
+static void reset_rcv(struct sock *sk, struct wind_peer *peer,
+		      u32 src_tag, u32 dst_tag)
+{
+	/* only the incarnation the RESET names acts on it, and only once */
+	if (!peer || dst_tag != wind_sk(sk)->incarnation ||
+	    peer->remote_tag == src_tag) {
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+		return;
+	}
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
+	wind_peer_fail(peer, ECONNRESET);
+	peer->remote_tag = src_tag;
+	peer->got_ack = 0;
+}
+
+/**
+ * wind_backlog_rcv() - process a validated packet with the socket locked
+ * @sk: the socket (proto.backlog_rcv)
+ * @skb: the packet
+ *
+ * Return: 0; the packet is consumed.
+ */
+int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct windhdr *wh = wind_hdr(skb);
+	struct wind_sock *ws = wind_sk(sk);
+	u32 src_tag = ntohl(wh->src_tag), dst_tag = ntohl(wh->dst_tag);
+	u8 type = wh->version_type & 0xf;
+	struct wind_peer *peer;
+
+	peer = wind_peer_lookup(sk, iph->saddr, wh->source);
+	if (type == WIND_PKT_RESET) {
+		reset_rcv(sk, peer, src_tag, dst_tag);
+		goto drop;
+	}
+	if (dst_tag && dst_tag != ws->incarnation) {
+		/* meant for an earlier socket on this port */
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+		if (type == WIND_PKT_DATA)
+			wind_send_reset(sk, skb);
+		goto drop;
+	}
+	if (!peer) {
+		if (type != WIND_PKT_DATA || ws->closing) {
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+			goto drop;
+		}
+		peer = wind_peer_create(sk, iph->saddr, wh->source, iph->daddr,
+					GFP_ATOMIC);
+		if (IS_ERR(peer)) {
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_RCVBUF);
+			goto drop;
+		}
+		peer->remote_tag = src_tag;
+		wind_peer_reset_rx(peer, ntohl(wh->oldest));
+	} else if (peer->remote_tag != src_tag) {
+		if (peer->remote_tag) {
+			/* the peer restarted: its old self is gone */
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
+			wind_peer_fail(peer, ECONNRESET);
+		}
+		peer->remote_tag = src_tag;
+		wind_peer_reset_rx(peer, ntohl(wh->oldest));
+	}
+
+	peer->last_active = jiffies;
+	peer->retries = 0;
+	oldest_rcv(peer, ntohl(wh->oldest), wh->flags);
+
+	if (type == WIND_PKT_ACK) {
+		const struct wind_ackhdr *ah = (void *)(wh + 1);
+
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ACKS);
+		wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window),
+			     be64_to_cpu(ah->sack),
+			     (const struct wind_nak *)(ah + 1), ntohs(ah->nnaks));
+		goto drop;
+	}
+	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), 0, NULL, 0);
+	wind_data_rcv(peer, skb);
+	return 0;
+
+drop:
+	consume_skb(skb);
+	return 0;
+}
+
+/**
+ * wind_err() - an ICMP error about a packet we sent
+ * @skb: the ICMP payload: our IP header and at least 8 bytes of ours
+ * @info: the ICMP info (the MTU for "fragmentation needed")
+ *
+ * Port or protocol unreachable fails the peer with ECONNREFUSED; a
+ * smaller path MTU shrinks the messages built from now on.
+ *
+ * Return: 0, or -ENOENT when no socket sent it.
+ */
+int wind_err(struct sk_buff *skb, u32 info)
+{
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	const struct windhdr *wh;
+	const int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	struct net *net = dev_net(skb->dev);
+	struct wind_peer *peer;
+	struct sock *sk;
+
+	wh = (const struct windhdr *)(skb->data + (iph->ihl << 2));
+	rcu_read_lock();
+	sk = wind_port_lookup(net, iph->saddr, wh->source);
+	rcu_read_unlock();
+	if (!sk)
+		return -ENOENT;
+
+	bh_lock_sock(sk);
+	/* process context owns it: the retransmission draws another error */
+	if (sock_owned_by_user(sk))
+		goto out;
+	peer = wind_peer_lookup(sk, iph->daddr, wh->dest);
+	if (!peer)
+		goto out;
+	if (type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED) {
+		ipv4_sk_update_pmtu(skb, sk, info);
+		dst_release(peer->dst);
+		peer->dst = NULL;
+		wind_peer_route(peer);
+	} else if (type == ICMP_DEST_UNREACH &&
+		   (code == ICMP_PORT_UNREACH || code == ICMP_PROT_UNREACH)) {
+		wind_peer_fail(peer, ECONNREFUSED);
+	}
+out:
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return 0;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per network namespace state: the port table, the counters behind
+ * /proc/net/wind_stat, the socket list /proc/net/wind and the tunables
+ * net.wind.*.
+ */
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "compat.h"
+#include "protocol.h"
+
+unsigned int wind_net_id __read_mostly;
+
+static const char * const wind_mib_names[WIND_MIB_MAX] = {
+	[WIND_MIB_IN_PACKETS]		= "InPackets",
+	[WIND_MIB_IN_MESSAGES]		= "InMessages",
+	[WIND_MIB_IN_ACKS]		= "InAcks",
+	[WIND_MIB_IN_DUPLICATES]	= "InDuplicates",
+	[WIND_MIB_IN_ERR_SHORT]		= "InErrShort",
+	[WIND_MIB_IN_ERR_LENGTH]	= "InErrLength",
+	[WIND_MIB_IN_ERR_CHECKSUM]	= "InErrChecksum",
+	[WIND_MIB_IN_ERR_HEADER]	= "InErrHeader",
+	[WIND_MIB_IN_ERR_NOPORT]	= "InErrNoPort",
+	[WIND_MIB_IN_ERR_RCVBUF]	= "InErrRcvbuf",
+	[WIND_MIB_IN_ERR_WINDOW]	= "InErrWindow",
+	[WIND_MIB_IN_ERR_TAG]		= "InErrTag",
+	[WIND_MIB_IN_REFUSED]		= "InRefused",
+	[WIND_MIB_OUT_PACKETS]		= "OutPackets",
+	[WIND_MIB_OUT_MESSAGES]		= "OutMessages",
+	[WIND_MIB_OUT_ACKS]		= "OutAcks",
+	[WIND_MIB_OUT_RETRANSMITS]	= "OutRetransmits",
+	[WIND_MIB_OUT_ERRORS]		= "OutErrors",
+	[WIND_MIB_PEERS_CREATED]	= "PeersCreated",
+	[WIND_MIB_PEERS_FREED]		= "PeersFreed",
+	[WIND_MIB_PEERS_UNREACHABLE]	= "PeersUnreachable",
+	[WIND_MIB_PEERS_RESET]		= "PeersReset",
+};
+
+static int wind_stat_show(struct seq_file *seq, void *v)
+{
+	struct wind_net *wn = wind_net(seq_file_net(seq));
+	int i, cpu;
+
+	for (i = 0; i < WIND_MIB_MAX; i++) {
+		u64 sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu_ptr(wn->mib, cpu)->mibs[i];
+		seq_printf(seq, "%s %llu\n", wind_mib_names[i], sum);
+	}
+	return 0;
+}
+
+static int wind_sockets_show(struct seq_file *seq, void *v)
+{
+	struct wind_net *wn = wind_net(seq_file_net(seq));
+	struct wind_sock *ws;
+	int i, sl = 0;
+
+	seq_puts(seq, "  sl  local_address rem_address   st tx_queue rx_queue   uid  inode peers drops\n");
+	spin_lock_bh(&wn->port_lock);
+	for (i = 0; i < ARRAY_SIZE(wn->ports); i++) {
+		hlist_for_each_entry(ws, &wn->ports[i], port_node) {
+			struct sock *sk = &ws->inet.sk;
+			struct inet_sock *inet = &ws->inet;
+
+			seq_printf(seq, "%4d: %08X:%04X %08X:%04X %02X %08X:%08X %5u %6lu %5u %5u\n",
+				   sl++, inet->inet_rcv_saddr,
+				   ntohs(inet->inet_sport), inet->inet_daddr,
+				   ntohs(inet->inet_dport), sk->sk_state,
+				   sk_wmem_alloc_get(sk), sk_rmem_alloc_get(sk),
+				   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
+				   sock_i_ino(sk), READ_ONCE(ws->npeers),
+				   atomic_read(&sk->sk_drops));
+		}
+	}
+	spin_unlock_bh(&wn->port_lock);
+	return 0;
+}
+
+static struct wind_params wind_default_params = {
+	.rto_min_ms	= 20,
+	.rto_max_ms	= 1000,
+	.retries	= 10,
+	.window		= 256,
+	.delack_ms	= 4,
+	.peer_idle_s	= 300,
+};
+
+static int one = 1;
+static int rto_limit = 60000;
+static int retries_limit = 100;
+static int window_limit = WIND_RT_BITS;
+static int delack_limit = 1000;
+static int idle_limit = 86400;
+
+#define WIND_SYSCTL(name, lo, hi) {				\
+	.procname	= #name,				\
+	.data		= &wind_default_params.name,		\
+	.maxlen		= sizeof(int),				\
+	.mode		= 0644,					\
+	.proc_handler	= proc_dointvec_minmax,			\
+	.extra1		= lo,					\
+	.extra2		= hi,					\
+}
+
+static struct ctl_table wind_sysctl_template[] = {
+	WIND_SYSCTL(rto_min_ms, &one, &rto_limit),
+	WIND_SYSCTL(rto_max_ms, &one, &rto_limit),
+	WIND_SYSCTL(retries, &one, &retries_limit),
+	WIND_SYSCTL(window, &one, &window_limit),
+	WIND_SYSCTL(delack_ms, &one, &delack_limit),
+	WIND_SYSCTL(peer_idle_s, &one, &idle_limit),
+	{ }
+};
+
+static int wind_sysctl_init(struct net *net, struct wind_net *wn)
+{
+	struct ctl_table *table;
+	size_t i, n = ARRAY_SIZE(wind_sysctl_template) - 1;
+
+	table = kmemdup(wind_sysctl_template, sizeof(wind_sysctl_template),
+			GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	/* point each entry at this namespace's copy of the parameter */
+	for (i = 0; i < n; i++)
+		table[i].data = (char *)&wn->params +
+			((char *)wind_sysctl_template[i].data -
+			 (char *)&wind_default_params);
+	wn->sysctl = wind_register_net_sysctl(net, "net/wind", table, n);
+	if (!wn->sysctl) {
+		kfree(table);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void wind_sysctl_exit(struct wind_net *wn)
+{
+	const struct ctl_table *table = wn->sysctl->ctl_table_arg;
+
+	unregister_net_sysctl_table(wn->sysctl);
+	kfree(table);
+}
+
+static int __net_init wind_net_init(struct net *net)
+{
+	struct wind_net *wn = wind_net(net);
+	int err;
+
+	wn->params = wind_default_params;
+	err = wind_port_init(wn);
+	if (err)
+		return err;
+	wn->mib = alloc_percpu(struct wind_mib);
+	if (!wn->mib)
+		return -ENOMEM;
+	err = wind_sysctl_init(net, wn);
+	if (err)
+		goto err_sysctl;
+	err = -ENOMEM;
+	if (!proc_create_net_single("wind_stat", 0444, net->proc_net,
+				    wind_stat_show, NULL))
+		goto err_stat;
+	if (!proc_create_net_single("wind", 0444, net->proc_net,
+				    wind_sockets_show, NULL))
+		goto err_sockets;
+	return 0;
+
+err_sockets:
+	remove_proc_entry("wind_stat", net->proc_net);
+err_stat:
+	wind_sysctl_exit(wn);
+err_sysctl:
+	free_percpu(wn->mib);
+	return err;
+}
+
+static void __net_exit wind_net_exit(struct net *net)
+{
+	struct wind_net *wn = wind_net(net);
+
+	remove_proc_entry("wind", net->proc_net);
+	remove_proc_entry("wind_stat", net->proc_net);
+	wind_sysctl_exit(wn);
+	free_percpu(wn->mib);
+}
+
+static struct pernet_operations wind_net_ops = {
+	.init	= wind_net_init,
+	.exit	= wind_net_exit,
+	.id	= &wind_net_id,
+	.size	= sizeof(struct wind_net),
+};
+
+/**
+ * wind_netns_init() - register the per network namespace state
+ *
+ * Return: 0 or a negative errno.
+ */
+int wind_netns_init(void)
+{
+	return register_pernet_subsys(&wind_net_ops);
+}
+
+/**
+ * wind_netns_exit() - unregister the per network namespace state
+ */
+void wind_netns_exit(void)
+{
+	unregister_pernet_subsys(&wind_net_ops);
+}

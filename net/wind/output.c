@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The send path: sendmsg() splits a message into packets of the path MTU
+ * and queues them on the peer's write queue in one piece; wind_push()
+ * transmits what the peer's window allows; every packet carries our
+ * cumulative acknowledgement and window.  Pure ACKs and RESETs too.
+ */
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/uio.h>
+#include <net/checksum.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + WIND_MAX_HLEN)
+
+/* What one packet of mss payload costs a receive buffer. */
+static unsigned int pkt_truesize(const struct wind_peer *peer)
+{
+	return SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + peer->mss));
+}
+
+/**
+ * wind_rcv_window() - how many more packets we can take from a peer
+ * @peer: the peer, its socket locked
+ *
+ * Return: the window to advertise, from the free receive buffer.
+ */
+u16 wind_rcv_window(struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
+	u32 wnd = free > 0 ? free / pkt_truesize(peer) : 0;
+	u32 max_wnd = WIND_PARAM(sk, window);
+
+	wnd = min3(wnd, max_wnd, WIND_RT_BITS - 1);
+	if (wnd < max_wnd / 4 && !peer->starved) {
+		peer->starved = 1;
+		wind_sk(sk)->starved++;
+	}
+	peer->rcv_wnd = wnd;
+	return wnd;
+}
+
+/**
+ * wind_ack_seq() - the cumulative ack a data packet may carry
+ * @peer: the peer, its socket locked
+ *
+ * Return: rcv_nxt, or the first refused message while one is being
+ * reported: only ACK packets, which carry the refusal, may cover it.
+ */
+u32 wind_ack_seq(const struct wind_peer *peer)
+{
+	if (peer->nrefused &&
+	    wind_seq_before(peer->refused[0].seq, peer->rcv_nxt))
+		return peer->refused[0].seq;
+	return peer->rcv_nxt;
+}
+
+static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
+			u8 type, u8 flags, u32 seq, u32 ack)
+{
+	struct sock *sk = peer->sk;
+	struct windhdr *wh;
+
+	wh = skb_push(skb, WIND_HLEN);
+	skb_reset_transport_header(skb);
+	wh->source = inet_sk(sk)->inet_sport;
+	wh->dest = peer->dport;
+	wh->len = htons(skb->len);
+	wh->check = 0;
+	wh->version_type = WIND_VERSION << 4 | type;
+	wh->flags = flags | (peer->got_ack ? 0 : WIND_F_SYN);
+	wh->window = htons(wind_rcv_window(peer));
+	wh->src_tag = htonl(wind_sk(sk)->incarnation);
+	wh->dst_tag = htonl(peer->remote_tag);
+	wh->seq = htonl(seq);
+	wh->ack = htonl(ack);
+	wh->oldest = htonl(peer->snd_una);
+}
+
+static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
+			      unsigned int hlen, __wsum payload)
+{
+	struct sock *sk = peer->sk;
+	struct windhdr *wh = wind_hdr(skb);
+	__wsum csum = csum_partial(wh, hlen, payload);
+
+	wh->check = csum_tcpudp_magic(peer->saddr, peer->daddr, skb->len,
+				      IPPROTO_WIND, csum);
+	if (!wh->check)
+		wh->check = CSUM_MANGLED_0;
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_dst_set(skb, dst_clone(peer->dst));
+	/* packets built before the path MTU shrank may be fragmented */
+	if (skb->len + sizeof(struct iphdr) > dst_mtu(peer->dst))
+		skb->ignore_df = 1;
+	peer->last_active = jiffies;
+	peer->tx_packets++;
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
+	ip_build_and_send_pkt(skb, sk, peer->saddr, peer->daddr, NULL,
+			      inet_sk(sk)->tos);
+}
+
+static bool route_ok(struct wind_peer *peer)
+{
+	if (peer->dst && !peer->dst->obsolete)
+		return true;
+	if (peer->dst && dst_check(peer->dst, 0))
+		return true;
+	return wind_peer_route(peer) == 0;
+}
+
+/**
+ * wind_xmit_skb() - transmit (or retransmit) one queued data packet
+ * @peer: the peer, its socket locked
+ * @skb: the packet on the write queue; it stays there
+ * @flags: extra WIND_F_* flags for this transmission
+ *
+ * Return: 0 or a negative errno; a failed transmission is retried by the
+ * retransmission timer like a lost packet.
+ */
+int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
+{
+	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	struct wind_datahdr *dh;
+	struct sk_buff *nskb;
+
+	if (!route_ok(peer))
+		return -EHOSTUNREACH;
+	/* the header goes in front of the shared data: a copy if a clone
+	 * of an earlier transmission may still sit in a queue
+	 */
+	nskb = skb_cloned(skb) ? pskb_copy(skb, GFP_ATOMIC) :
+				 skb_clone(skb, GFP_ATOMIC);
+	if (!nskb)
+		return -ENOBUFS;
+	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	dh = skb_push(nskb, sizeof(*dh));
+	dh->frag = htons(cb->frag);
+	dh->nfrags = htons(cb->nfrags);
+	dh->msg_len = htonl(cb->msg_len);
+	fill_header(peer, nskb, WIND_PKT_DATA, cb->flags | flags, cb->seq,
+		    wind_ack_seq(peer));
+	/* a data packet carries our ack: no separate one is owed */
+	if (wind_ack_seq(peer) == peer->rcv_nxt && peer->ack_pending) {
+		peer->ack_pending = 0;
+		wind_delack_timer_stop(peer);
+	}
+	checksum_and_send(peer, nskb, WIND_DATA_HLEN, cb->csum);
+	return 0;
+}
+
+/**
+ * wind_push() - transmit queued packets while the peer's window allows
+ * @peer: the peer, its socket locked
+ */
+void wind_push(struct wind_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = peer->send_head) &&
+	       wind_seq_before(peer->snd_nxt, peer->snd_wnd_end)) {
+		u8 flags = 0;
+
+		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
+				  NULL : skb->next;
+		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
+		/* the window is full: ask for an ack at once */
+		if (peer->send_head &&
+		    !wind_seq_before(peer->snd_nxt, peer->snd_wnd_end))
+			flags |= WIND_F_ACKREQ;
+		wind_xmit_skb(peer, skb, flags);
+	}
+	if (!skb_queue_empty(&peer->wq) && !timer_pending(&peer->rtx_timer))
+		wind_rtx_timer_arm(peer);
+}
+
+/**
+ * wind_send_ack() - send a pure ACK with selective and refusal information
+ * @peer: the peer, its socket locked
+ */
+void wind_send_ack(struct wind_peer *peer)
+{
+	struct wind_ackhdr *ah;
+	struct wind_nak *nak;
+	struct sk_buff *skb;
+	unsigned int i, n = peer->nrefused;
+
+	if (!route_ok(peer))
+		return;
+	skb = alloc_skb(WIND_HEADROOM + WIND_ACK_LEN(n), GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, WIND_HEADROOM);
+	ah = skb_put(skb, sizeof(*ah));
+	ah->sack = cpu_to_be64(peer->rt ? wind_rt_sack(peer->rt) : 0);
+	ah->nnaks = htons(n);
+	ah->reserved = 0;
+	ah->reserved2 = 0;
+	for (i = 0; i < n; i++) {
+		nak = skb_put(skb, sizeof(*nak));
+		nak->seq = htonl(peer->refused[i].seq);
+		nak->error = htonl(peer->refused[i].error);
+	}
+	fill_header(peer, skb, WIND_PKT_ACK, 0, peer->snd_nxt, peer->rcv_nxt);
+	peer->ack_pending = 0;
+	wind_delack_timer_stop(peer);
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);
+	checksum_and_send(peer, skb, skb->len, 0);
+}
+
+/**
+ * wind_send_reset() - answer a packet addressed to a gone incarnation
+ * @sk: our socket, locked
+ * @in_skb: the packet, its Wind header validated
+ *
+ * The RESET names the sender's incarnation (so only it acts on it) and
+ * ours (so it learns who we are now).  No peer state is created.
+ */
+void wind_send_reset(struct sock *sk, struct sk_buff *in_skb)
+{
+	const struct iphdr *iph = ip_hdr(in_skb);
+	const struct windhdr *in = wind_hdr(in_skb);
+	struct windhdr *wh;
+	struct sk_buff *skb;
+	struct flowi4 fl4;
+	struct rtable *rt;
+
+	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
+				   iph->daddr, in->source, in->dest,
+				   IPPROTO_WIND, 0, sk->sk_bound_dev_if);
+	if (IS_ERR(rt))
+		return;
+	skb = alloc_skb(WIND_HEADROOM + WIND_HLEN, GFP_ATOMIC);
+	if (!skb) {
+		ip_rt_put(rt);
+		return;
+	}
+	skb_reserve(skb, WIND_HEADROOM);
+	wh = skb_push(skb, WIND_HLEN);
+	skb_reset_transport_header(skb);
+	memset(wh, 0, WIND_HLEN);
+	wh->source = in->dest;
+	wh->dest = in->source;
+	wh->len = htons(WIND_HLEN);
+	wh->version_type = WIND_VERSION << 4 | WIND_PKT_RESET;
+	wh->src_tag = htonl(wind_sk(sk)->incarnation);
+	wh->dst_tag = in->src_tag;
+	wh->check = csum_tcpudp_magic(fl4.saddr, iph->saddr, WIND_HLEN,
+				      IPPROTO_WIND, csum_partial(wh, WIND_HLEN, 0));
+	if (!wh->check)
+		wh->check = CSUM_MANGLED_0;
+	skb_dst_set(skb, &rt->dst);
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
+	ip_build_and_send_pkt(skb, sk, fl4.saddr, iph->saddr, NULL, 0);
+}
+
+/* Block until the send buffer has room for @need bytes. */
+static int wait_for_sndbuf(struct sock *sk, long *timeo, unsigned int need)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
+		if (sk->sk_err) {
+			err = -sock_error(sk);
+			if (err)
+				break;
+		}
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, timeo, sk_wmem_alloc_get(sk) + need <=
+			      READ_ONCE(sk->sk_sndbuf), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Sleep until the sync message is acknowledged or failed. */
+static int wait_for_sync(struct sock *sk, struct wind_sync_waiter *w,
+			 long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!w->done) {
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo, w->done, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (!w->done) {
+		list_del(&w->node);	/* the message stays queued */
+		return err;
+	}
+	return w->err ? -w->err : 0;
+}
+
+static int msgtype_of(struct sock *sk, int flags)
+{
+	if ((flags & (MSG_WIND_RELIABLE | MSG_WIND_SYNC)) ==
+	    (MSG_WIND_RELIABLE | MSG_WIND_SYNC))
+		return -EINVAL;
+	if (flags & MSG_WIND_RELIABLE)
+		return WIND_ASYNC_RELIABLE;
+	if (flags & MSG_WIND_SYNC)
+		return WIND_SYNC_ORDERED;
+	return READ_ONCE(wind_sk(sk)->msgtype);
+}
+
+static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
+{
+	struct cmsghdr *cmsg;
+
+	dsm->mode = WIND_DSM_MESSAGE_THROUGH;
+	for_each_cmsghdr(cmsg, msg) {
+		if (!CMSG_OK(msg, cmsg))
+			return -EINVAL;
+		if (cmsg->cmsg_level != SOL_WIND)
+			return -EINVAL;
+		if (cmsg->cmsg_type != WIND_CMSG_DSM ||
+		    cmsg->cmsg_len != CMSG_LEN(sizeof(*dsm)))
+			return -EINVAL;
+		memcpy(dsm, CMSG_DATA(cmsg), sizeof(*dsm));
+		if (dsm->mode != WIND_DSM_MESSAGE_THROUGH)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+#define WIND_SEND_FLAGS	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_CONFIRM | \
+			 MSG_EOR | MSG_BATCH | MSG_CMSG_COMPAT | \
+			 MSG_WIND_RELIABLE | MSG_WIND_SYNC)
+
+/**
+ * wind_sendmsg() - queue one message to one peer (proto.sendmsg)
+ * @sk: the socket
+ * @msg: the message, its address and control messages
+ * @len: its length
+ *
+ * The whole message is queued or nothing is.  Async types return once it
+ * is queued; a sync send sleeps until the peer acknowledged all of it.
+ *
+ * Return: @len or a negative errno.
+ */
+int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, usin, msg->msg_name);
+	struct inet_sock *inet = inet_sk(sk);
+	struct sk_buff_head frags;
+	struct wind_sync_waiter waiter;
+	struct wind_peer *peer;
+	struct sk_buff *skb;
+	unsigned int mss, nfrags, need, i;
+	struct wind_dsm dsm;
+	__be32 daddr;
+	__be16 dport;
+	int type, err;
+	size_t done;
+	long timeo;
+	u8 flags;
+
+	if (msg->msg_flags & ~WIND_SEND_FLAGS)
+		return -EOPNOTSUPP;
+	type = msgtype_of(sk, msg->msg_flags);
+	if (type < 0)
+		return type;
+	if (usin) {
+		if (msg->msg_namelen < sizeof(*usin))
+			return -EINVAL;
+		if (usin->sin_family != AF_INET)
+			return -EAFNOSUPPORT;
+		daddr = usin->sin_addr.s_addr;
+		dport = usin->sin_port;
+		if (!dport || !daddr)
+			return -EINVAL;
+	} else {
+		if (sk->sk_state != TCP_ESTABLISHED)
+			return -EDESTADDRREQ;
+		daddr = inet->inet_daddr;
+		dport = inet->inet_dport;
+	}
+	if (len > WIND_MAX_MSG)
+		return -EMSGSIZE;
+	err = parse_cmsgs(msg, &dsm);
+	if (err)
+		return err;
+
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	__skb_queue_head_init(&frags);
+	lock_sock(sk);
+lookup:
+	peer = wind_peer_lookup(sk, daddr, dport);
+	if (!peer) {
+		peer = wind_peer_create(sk, daddr, dport, inet->inet_saddr,
+					GFP_KERNEL);
+		if (IS_ERR(peer)) {
+			err = PTR_ERR(peer);
+			goto out;
+		}
+	}
+	mss = peer->mss;
+	nfrags = len ? DIV_ROUND_UP(len, mss) : 1;
+	need = nfrags * SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
+	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf)) {
+		err = -EMSGSIZE;
+		goto out;
+	}
+	if (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
+		wind_peer_hold(peer);
+		err = wait_for_sndbuf(sk, &timeo, need);
+		i = peer->state == WIND_PEER_DEAD || peer->mss != mss;
+		wind_peer_put(peer);
+		if (err)
+			goto out;
+		if (i)
+			goto lookup;
+	}
+
+	flags = type == WIND_ASYNC_RELIABLE ? 0 : WIND_F_ORDERED;
+	if (type == WIND_SYNC_ORDERED)
+		flags |= WIND_F_SYNC;
+	for (i = 0, done = 0; i < nfrags; i++) {
+		unsigned int size = min_t(size_t, len - done, mss);
+		struct wind_skb_cb *cb;
+		__wsum csum = 0;
+
+		skb = alloc_skb(WIND_HEADROOM + size, sk->sk_allocation);
+		if (!skb) {
+			err = -ENOBUFS;
+			goto out;
+		}
+		skb_reserve(skb, WIND_HEADROOM);
+		__skb_queue_tail(&frags, skb);
+		if (!csum_and_copy_from_iter_full(skb_put(skb, size), size,
+						  &csum, &msg->msg_iter)) {
+			err = -EFAULT;
+			goto out;
+		}
+		cb = WIND_SKB_CB(skb);
+		memset(cb, 0, sizeof(*cb));
+		cb->seq = peer->write_seq + i;
+		cb->frag = i;
+		cb->nfrags = nfrags;
+		cb->msg_len = len;
+		cb->flags = flags;
+		cb->csum = csum;
+		done += size;
+	}
+	/* the last packet of a sync message asks for an ack at once */
+	if (type == WIND_SYNC_ORDERED)
+		WIND_SKB_CB(skb)->flags |= WIND_F_ACKREQ;
+
+	skb_queue_walk(&frags, skb)
+		skb_set_owner_w(skb, sk);
+	if (!peer->send_head)
+		peer->send_head = skb_peek(&frags);
+	skb_queue_splice_tail_init(&frags, &peer->wq);
+	peer->write_seq += nfrags;
+	peer->tx_messages++;
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_MESSAGES);
+	if (type == WIND_SYNC_ORDERED) {
+		waiter.first_seq = peer->write_seq - nfrags;
+		waiter.end_seq = peer->write_seq;
+		waiter.err = 0;
+		waiter.done = false;
+		list_add_tail(&waiter.node, &peer->sync_waiters);
+	}
+	wind_push(peer);
+	err = 0;
+	if (type == WIND_SYNC_ORDERED)
+		err = wait_for_sync(sk, &waiter, sock_sndtimeo(sk, 0));
+out:
+	__skb_queue_purge(&frags);
+	release_sock(sk);
+	return err ? err : len;
+}

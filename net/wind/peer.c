@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The peer table of a socket: one wind_peer per remote (address, port),
+ * created on the first send to it or the first packet from it, freed when
+ * the socket closes or after peer_idle_s without traffic.
+ */
+#include <linux/errqueue.h>
+#include <linux/hash.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/* A flood of spoofed sources must not grow a socket without bound. */
+#define WIND_MAX_PEERS	65536
+
+static struct hlist_head *peer_bucket(struct wind_sock *ws, __be32 daddr,
+				      __be16 dport)
+{
+	u32 h = hash_32((__force u32)daddr ^ ((__force u32)dport << 16),
+			WIND_PEER_HASH_BITS);
+
+	return &ws->peers[h];
+}
+
+/**
+ * wind_peer_lookup() - find the peer state for a remote address and port
+ * @sk: the socket, locked, or under rcu_read_lock()
+ * @daddr: the peer's address
+ * @dport: the peer's Wind port
+ *
+ * Return: the peer, without a reference, or NULL.
+ */
+struct wind_peer *wind_peer_lookup(struct sock *sk, __be32 daddr,
+				   __be16 dport)
+{
+	struct wind_peer *peer;
+
+	hlist_for_each_entry_rcu(peer, peer_bucket(wind_sk(sk), daddr, dport),
+				 hnode, lockdep_sock_is_held(sk))
+		if (peer->daddr == daddr && peer->dport == dport)
+			return peer;
+	return NULL;
+}
+
+/**
+ * wind_peer_route() - (re)compute the route and packet size to a peer
+ * @peer: the peer, its socket locked
+ *
+ * Return: 0 or a negative errno from the routing lookup.
+ */
+int wind_peer_route(struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+	struct inet_sock *inet = inet_sk(sk);
+	struct flowi4 fl4;
+	struct rtable *rt;
+	u32 mtu;
+
+	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
+				   peer->saddr ? peer->saddr : inet->inet_saddr,
+				   peer->dport, inet->inet_sport, IPPROTO_WIND,
+				   RT_CONN_FLAGS(sk), sk->sk_bound_dev_if);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
+		ip_rt_put(rt);
+		return -EACCES;
+	}
+	dst_release(peer->dst);
+	peer->dst = &rt->dst;
+	peer->saddr = fl4.saddr;
+	mtu = dst_mtu(&rt->dst);
+	if (mtu < 576)
+		mtu = 576;
+	peer->mss = mtu - sizeof(struct iphdr) - WIND_DATA_HLEN;
+	return 0;
+}
+
+/**
+ * wind_peer_create() - add the state for a new peer to a socket
+ * @sk: the socket, locked
+ * @daddr: the peer's address
+ * @dport: the peer's port
+ * @saddr: our address towards it, or 0 to let routing choose
+ * @gfp: allocation flags for the context
+ *
+ * Return: the new peer (owned by the table) or an ERR_PTR.
+ */
+struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
+				   __be16 dport, __be32 saddr, gfp_t gfp)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_net *wn = wind_net(sock_net(sk));
+	struct wind_peer *peer;
+	u32 isn;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
+		return ERR_PTR(-ENOBUFS);
+	peer = kzalloc(sizeof(*peer), gfp);
+	if (!peer)
+		return ERR_PTR(-ENOMEM);
+	refcount_set(&peer->refcnt, 1);
+	peer->sk = sk;
+	peer->daddr = daddr;
+	peer->dport = dport;
+	peer->saddr = saddr;
+	err = wind_peer_route(peer);
+	if (err) {
+		kfree(peer);
+		return ERR_PTR(err);
+	}
+	skb_queue_head_init(&peer->wq);
+	skb_queue_head_init(&peer->rq);
+	INIT_LIST_HEAD(&peer->sync_waiters);
+	isn = get_random_u32();
+	peer->snd_una = isn;
+	peer->snd_nxt = isn;
+	peer->write_seq = isn;
+	peer->sack_high = isn;
+	/* until the peer advertises its window, send a few packets */
+	peer->snd_wnd_end = isn + 8;
+	wind_rtt_init(&peer->rtt,
+		      READ_ONCE(wn->params.rto_min_ms) * USEC_PER_MSEC * 5);
+	peer->last_active = jiffies;
+	wind_timers_init(peer);
+	sock_hold(sk);
+	hlist_add_head_rcu(&peer->hnode, peer_bucket(ws, daddr, dport));
+	WRITE_ONCE(ws->npeers, ws->npeers + 1);
+	if (!timer_pending(&ws->gc_timer))
+		sk_reset_timer(sk, &ws->gc_timer, jiffies +
+			       READ_ONCE(wn->params.peer_idle_s) * HZ);
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_CREATED);
+	return peer;
+}
+
+static void peer_free_rcu(struct rcu_head *head)
+{
+	struct wind_peer *peer = container_of(head, struct wind_peer, rcu);
+
+	dst_release(peer->dst);
+	kfree(peer->rt);
+	sock_put(peer->sk);
+	kfree(peer);
+}
+
+/**
+ * wind_peer_put() - drop a reference; the last one frees the peer
+ * @peer: the peer
+ *
+ * The free waits for an RCU grace period: lockless readers of the peer
+ * hash may still look at it.
+ */
+void wind_peer_put(struct wind_peer *peer)
+{
+	if (refcount_dec_and_test(&peer->refcnt))
+		call_rcu(&peer->rcu, peer_free_rcu);
+}
+
+/**
+ * wind_report_error() - tell the user that messages to a peer were lost
+ * @sk: the socket, locked
+ * @peer: the peer the messages were for
+ * @err: positive errno: why
+ * @lost: how many messages
+ *
+ * Sets SO_ERROR and, with WIND_RECVERR, queues one sock_extended_err
+ * on the error queue naming the peer as the offender.
+ */
+void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
+		       u32 lost)
+{
+	struct sock_exterr_skb *serr;
+	struct sockaddr_in *sin;
+	struct sk_buff *skb;
+
+	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_ERRORS, lost);
+	if (wind_sk(sk)->recverr) {
+		skb = alloc_skb(sizeof(*sin), GFP_ATOMIC);
+		if (skb) {
+			sin = skb_put_zero(skb, sizeof(*sin));
+			sin->sin_family = AF_INET;
+			sin->sin_addr.s_addr = peer->daddr;
+			sin->sin_port = peer->dport;
+			serr = SKB_EXT_ERR(skb);
+			memset(serr, 0, sizeof(*serr));
+			serr->ee.ee_errno = err;
+			serr->ee.ee_origin = SO_EE_ORIGIN_WIND;
+			serr->ee.ee_info = lost;
+			serr->port = peer->dport;
+			if (sock_queue_err_skb(sk, skb))
+				kfree_skb(skb);
+		}
+	}
+	WRITE_ONCE(sk->sk_err, err);
+	sk_error_report(sk);
+}
+
+/*
+ * Fail every message queued to the peer.  Returns how many of them no
+ * sync sender is waiting for: those are reported on the error queue.
+ */
+static u32 fail_write_queue(struct wind_peer *peer, int err)
+{
+	struct wind_sync_waiter *w, *tmp;
+	struct sk_buff *skb;
+	u32 messages = 0, waiters = 0;
+
+	while ((skb = __skb_dequeue(&peer->wq))) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (cb->frag == cb->nfrags - 1)
+			messages++;
+		kfree_skb(skb);
+	}
+	peer->send_head = NULL;
+	list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {
+		w->err = err;
+		w->done = true;
+		list_del_init(&w->node);
+		waiters++;
+	}
+	if (waiters)
+		peer->sk->sk_state_change(peer->sk);
+	return messages > waiters ? messages - waiters : 0;
+}
+
+/**
+ * wind_peer_fail() - give up on everything queued to a peer
+ * @peer: the peer, its socket locked
+ * @err: positive errno: ETIMEDOUT, ECONNREFUSED or ECONNRESET
+ *
+ * Sync senders wake with -@err, async losses are reported; the sequence
+ * space goes on, and the "oldest" field tells the peer to skip the gap.
+ */
+void wind_peer_fail(struct wind_peer *peer, int err)
+{
+	u32 lost = fail_write_queue(peer, err);
+
+	peer->snd_una = peer->write_seq;
+	peer->snd_nxt = peer->write_seq;
+	peer->retries = 0;
+	wind_rtx_timer_stop(peer);
+	if (lost)
+		wind_report_error(peer->sk, peer, err, lost);
+}
+
+/**
+ * wind_peer_reset_rx() - forget what arrived from the peer's old stream
+ * @peer: the peer, its socket locked
+ * @rcv_nxt: where the new stream starts
+ */
+void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
+{
+	wind_purge_rx(peer);
+	peer->rcv_nxt = rcv_nxt;
+	if (peer->rt)
+		wind_rt_init(peer->rt, rcv_nxt);
+	peer->nrefused = 0;
+	peer->ack_pending = 0;
+	wind_delack_timer_stop(peer);
+}
+
+/**
+ * wind_peer_remove() - unlink a peer and drop the table's reference
+ * @peer: the peer, its socket locked
+ *
+ * Messages still queued to it fail with ECONNABORTED.  Contexts that may
+ * still hold a reference: a timer callback already running (it sees
+ * WIND_PEER_DEAD and puts its reference) and a sync sender about to wake
+ * (it finds its waiter completed).
+ */
+void wind_peer_remove(struct wind_peer *peer)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+
+	sock_owned_by_me(peer->sk);
+	if (peer->state == WIND_PEER_DEAD)
+		return;
+	peer->state = WIND_PEER_DEAD;
+	hlist_del_rcu(&peer->hnode);
+	WRITE_ONCE(ws->npeers, ws->npeers - 1);
+	fail_write_queue(peer, ECONNABORTED);
+	wind_purge_rx(peer);
+	wind_timers_shutdown(peer);
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_PEERS_FREED);
+	wind_peer_put(peer);
+}
+
+/**
+ * wind_peers_destroy() - remove every peer of a closing socket
+ * @sk: the socket, locked
+ */
+void wind_peers_destroy(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct hlist_node *tmp;
+	struct wind_peer *peer;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode)
+			wind_peer_remove(peer);
+}
+
+/**
+ * wind_peer_idle() - may the peer's state be freed?
+ * @peer: the peer, its socket locked
+ *
+ * Return: true when nothing is queued either way, nothing is owed to the
+ * peer, and no packet went either way for peer_idle_s.
+ */
+bool wind_peer_idle(const struct wind_peer *peer)
+{
+	unsigned long idle = READ_ONCE(wind_net(sock_net(peer->sk))->params.peer_idle_s) * HZ;
+
+	return skb_queue_empty(&peer->wq) && skb_queue_empty(&peer->rq) &&
+	       list_empty(&peer->sync_waiters) && !peer->ack_pending &&
+	       !peer->nrefused && time_after(jiffies, peer->last_active + idle);
+}
+
+/**
+ * wind_peers_gc() - the socket's idle-peer timer
+ * @t: wind_sock.gc_timer
+ */
+void wind_peers_gc(struct timer_list *t)
+{
+	struct wind_sock *ws = from_timer(ws, t, gc_timer);
+	struct sock *sk = &ws->inet.sk;
+	unsigned long period;
+	struct hlist_node *tmp;
+	struct wind_peer *peer;
+	int i;
+
+	period = READ_ONCE(wind_net(sock_net(sk))->params.peer_idle_s) * HZ / 4 + 1;
+	bh_lock_sock(sk);
+	if (ws->closing)
+		goto out;
+	if (sock_owned_by_user(sk)) {
+		sk_reset_timer(sk, &ws->gc_timer, jiffies + HZ / 10 + 1);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode)
+			if (wind_peer_idle(peer))
+				wind_peer_remove(peer);
+	if (ws->npeers && !ws->closing)
+		sk_reset_timer(sk, &ws->gc_timer, jiffies + period);
+out:
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}

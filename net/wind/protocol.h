@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wind internals: the per-netns, per-socket and per-peer state, and the
+ * functions the files of net/wind/ offer each other.
+ *
+ * Locking, in one place:
+ *  - wind_net.port_lock protects the port table; lookups walk it under RCU
+ *    and take a socket reference (sockets are SOCK_RCU_FREE).
+ *  - Everything in a wind_sock and its peers is protected by the socket
+ *    lock, in the TCP way: process context holds it with lock_sock(), the
+ *    receive softirq and the timers with bh_lock_sock() and, if the owner
+ *    is in process context, the receive path queues the packet on the
+ *    socket backlog and the timers retry a jiffy later.
+ *  - The peer hash is walked under RCU by readers that do not hold the
+ *    socket lock (/proc); writers hold the socket lock.  A peer is freed
+ *    after an RCU grace period, once its last reference is gone.
+ *  - A peer holds a reference on its socket; an armed peer timer and a
+ *    sync sender sleeping on the peer each hold a reference on the peer.
+ */
+#ifndef _WIND_PROTOCOL_H
+#define _WIND_PROTOCOL_H
+
+#include <linux/types.h>
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <net/inet_sock.h>
+#include <net/netns/generic.h>
+#include <uapi/linux/wind.h>
+
+#include "seq.h"
+
+#define WIND_HLEN		sizeof(struct windhdr)
+#define WIND_DATA_HLEN		(WIND_HLEN + sizeof(struct wind_datahdr))
+#define WIND_MAX_HLEN		(WIND_DATA_HLEN + sizeof(struct wind_dsmhdr))
+#define WIND_MAX_NAKS		4
+#define WIND_ACK_LEN(n)		(WIND_HLEN + sizeof(struct wind_ackhdr) + \
+				 (n) * sizeof(struct wind_nak))
+/* Hard cap on one message; the socket buffers bound it further. */
+#define WIND_MAX_MSG		(64U << 20)
+#define WIND_PEER_HASH_BITS	6
+#define WIND_PORT_HASH_BITS	8
+
+/* Counters of a network namespace, shown in /proc/net/wind_stat. */
+enum wind_mib_field {
+	WIND_MIB_IN_PACKETS,
+	WIND_MIB_IN_MESSAGES,
+	WIND_MIB_IN_ACKS,
+	WIND_MIB_IN_DUPLICATES,
+	WIND_MIB_IN_ERR_SHORT,
+	WIND_MIB_IN_ERR_LENGTH,
+	WIND_MIB_IN_ERR_CHECKSUM,
+	WIND_MIB_IN_ERR_HEADER,
+	WIND_MIB_IN_ERR_NOPORT,
+	WIND_MIB_IN_ERR_RCVBUF,
+	WIND_MIB_IN_ERR_WINDOW,
+	WIND_MIB_IN_ERR_TAG,
+	WIND_MIB_IN_REFUSED,
+	WIND_MIB_OUT_PACKETS,
+	WIND_MIB_OUT_MESSAGES,
+	WIND_MIB_OUT_ACKS,
+	WIND_MIB_OUT_RETRANSMITS,
+	WIND_MIB_OUT_ERRORS,
+	WIND_MIB_PEERS_CREATED,
+	WIND_MIB_PEERS_FREED,
+	WIND_MIB_PEERS_UNREACHABLE,
+	WIND_MIB_PEERS_RESET,
+	WIND_MIB_MAX
+};
+
+struct wind_mib {
+	u64 mibs[WIND_MIB_MAX];
+};
+
+/* Tunables of a network namespace: net.wind.* */
+struct wind_params {
+	int rto_min_ms;
+	int rto_max_ms;
+	int retries;
+	int window;
+	int delack_ms;
+	int peer_idle_s;
+};
+
+struct wind_net {
+	spinlock_t port_lock;		/* protects ports */
+	struct hlist_head ports[1 << WIND_PORT_HASH_BITS];
+	struct wind_mib __percpu *mib;
+	struct wind_params params;
+	struct ctl_table_header *sysctl;
+};
+
+extern unsigned int wind_net_id;
+
+static inline struct wind_net *wind_net(const struct net *net)
+{
+	return net_generic(net, wind_net_id);
+}
+
+#define WIND_INC_STATS(net, field) \
+	this_cpu_inc(wind_net(net)->mib->mibs[field])
+#define WIND_ADD_STATS(net, field, n) \
+	this_cpu_add(wind_net(net)->mib->mibs[field], n)
+
+enum wind_peer_state {
+	WIND_PEER_ACTIVE,
+	WIND_PEER_DEAD,			/* unlinked, waiting for its references */
+};
+
+/* A sync sender sleeping until its message is acknowledged. */
+struct wind_sync_waiter {
+	struct list_head node;		/* on wind_peer.sync_waiters */
+	u32 first_seq;
+	u32 end_seq;			/* first seq after the message */
+	int err;			/* 0, or why the message failed */
+	bool done;
+};
+
+struct wind_refusal {
+	u32 seq;			/* first seq of the refused message */
+	u32 error;			/* positive errno */
+};
+
+struct wind_peer {
+	struct hlist_node hnode;	/* in wind_sock.peers */
+	struct rcu_head rcu;
+	refcount_t refcnt;
+	struct sock *sk;		/* holds a reference */
+	__be32 daddr;
+	__be16 dport;
+	__be32 saddr;			/* our address towards the peer */
+	u8 state;			/* enum wind_peer_state */
+	u8 got_ack:1;			/* peer acknowledged this state once */
+	u8 starved:1;			/* we advertised it a small window */
+	u32 remote_tag;			/* peer socket's incarnation, 0 unknown */
+	struct dst_entry *dst;		/* cached route */
+	u32 mss;			/* payload bytes per data packet */
+	unsigned long last_active;	/* jiffies of the last packet either way */
+
+	/* send side */
+	struct sk_buff_head wq;		/* sent-unacked then unsent, by seq */
+	struct sk_buff *send_head;	/* first unsent skb in wq, or NULL */
+	u32 snd_una;			/* oldest unacknowledged seq */
+	u32 snd_nxt;			/* next seq to transmit for the first time */
+	u32 write_seq;			/* next seq to assign */
+	u32 snd_wnd_end;		/* may transmit seqs before this */
+	u32 sack_high;			/* highest seq the peer reported */
+	struct wind_rtt rtt;
+	u8 retries;			/* timeouts without progress */
+	struct timer_list rtx_timer;	/* retransmission and window probe */
+	struct list_head sync_waiters;
+
+	/* receive side */
+	struct wind_rtable *rt;		/* allocated on the first data packet */
+	u32 rcv_nxt;			/* every seq before this has arrived */
+	struct sk_buff_head rq;		/* arrived, not yet delivered, by seq */
+	u16 ack_pending;		/* packets arrived since our last ack */
+	u16 rcv_wnd;			/* window we last advertised */
+	struct timer_list delack_timer;
+	struct wind_refusal refused[WIND_MAX_NAKS];
+	u8 nrefused;
+
+	/* statistics */
+	u64 tx_packets, rx_packets, retransmits, duplicates, drops;
+	u64 tx_messages, rx_messages;
+};
+
+/* Per-socket state; struct inet_sock must stay first. */
+struct wind_sock {
+	struct inet_sock inet;
+	struct hlist_node port_node;	/* in wind_net.ports, port_lock */
+	u32 incarnation;		/* random, never 0 */
+	u8 msgtype;			/* enum wind_msgtype */
+	u8 recverr:1;
+	u8 closing:1;
+	u32 npeers;
+	unsigned int starved;		/* peers we advertised a small window */
+	struct timer_list gc_timer;	/* frees idle peers */
+	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
+};
+
+static inline struct wind_sock *wind_sk(const struct sock *sk)
+{
+	return (struct wind_sock *)sk;
+}
+
+/*
+ * Control block of a queued skb.  Send side: the message fragment
+ * described; receive side: where it came from and which fragment it is.
+ */
+struct wind_skb_cb {
+	u32 seq;
+	u32 msg_len;
+	u16 frag;
+	u16 nfrags;
+	u8 flags;			/* WIND_F_* */
+	u8 retransmitted:1;		/* Karn: no RTT sample */
+	u8 sacked:1;
+	__wsum csum;			/* send: payload checksum */
+	u64 tx_us;			/* send: time of the last transmission */
+	__be32 saddr;			/* receive: sender */
+	__be16 sport;
+};
+
+static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
+{
+	return (struct windhdr *)skb_transport_header(skb);
+}
+
+#define WIND_SKB_CB(skb) ((struct wind_skb_cb *)&((skb)->cb[0]))
+
+#define WIND_PARAM(sk, name) \
+	READ_ONCE(wind_net(sock_net(sk))->params.name)
+
+/* port.c */
+int wind_port_get(struct sock *sk, unsigned short snum);
+void wind_port_put(struct sock *sk);
+struct sock *wind_port_lookup(struct net *net, __be32 daddr, __be16 dport);
+int wind_port_init(struct wind_net *wn);
+
+/* peer.c */
+struct wind_peer *wind_peer_lookup(struct sock *sk, __be32 daddr,
+				   __be16 dport);
+struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
+				   __be16 dport, __be32 saddr, gfp_t gfp);
+int wind_peer_route(struct wind_peer *peer);
+void wind_peer_put(struct wind_peer *peer);
+void wind_peer_fail(struct wind_peer *peer, int err);
+void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt);
+void wind_peer_remove(struct wind_peer *peer);
+void wind_peers_destroy(struct sock *sk);
+bool wind_peer_idle(const struct wind_peer *peer);
+void wind_peers_gc(struct timer_list *t);
+void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
+		       u32 lost);
+
+static inline void wind_peer_hold(struct wind_peer *peer)
+{
+	refcount_inc(&peer->refcnt);
+}
+
+/* output.c */
+int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
+void wind_push(struct wind_peer *peer);
+int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
+void wind_send_ack(struct wind_peer *peer);
+void wind_send_reset(struct sock *sk, struct sk_buff *in_skb);
+u16 wind_rcv_window(struct wind_peer *peer);
+u32 wind_ack_seq(const struct wind_peer *peer);
+
+/* input.c */
+int wind_rcv(struct sk_buff *skb);
+int wind_err(struct sk_buff *skb, u32 info);
+int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+
+/* deliver.c */
+void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
+void wind_purge_rx(struct wind_peer *peer);
+void wind_data_skip(struct wind_peer *peer, u32 oldest);
+
+/* timer.c */
+void wind_timers_init(struct wind_peer *peer);
+void wind_rtx_timer_arm(struct wind_peer *peer);
+void wind_rtx_timer_stop(struct wind_peer *peer);
+void wind_delack_timer_arm(struct wind_peer *peer);
+void wind_delack_timer_stop(struct wind_peer *peer);
+void wind_timers_shutdown(struct wind_peer *peer);
+void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
+		  const struct wind_nak *naks, unsigned int nnaks);
+
+/* netns.c */
+int wind_netns_init(void);
+void wind_netns_exit(void);
+
+/* socket.c */
+extern struct proto wind_prot;
+extern const struct proto_ops wind_dgram_ops;
+
+#endif /* _WIND_PROTOCOL_H */

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The socket layer: struct proto and proto_ops for SOCK_WIND, socket
+ * options, recvmsg() and its error queue, connect() and close().
+ */
+#include <linux/errqueue.h>
+#include <linux/random.h>
+#include <asm/ioctls.h>
+#include <linux/sockios.h>
+#include <net/inet_common.h>
+#include <net/ip.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+static int wind_init_sock(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	int i;
+
+	do {
+		ws->incarnation = get_random_u32();
+	} while (!ws->incarnation);
+	ws->msgtype = WIND_ASYNC_ORDERED;
+	INIT_HLIST_NODE(&ws->port_node);
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		INIT_HLIST_HEAD(&ws->peers[i]);
+	timer_setup(&ws->gc_timer, wind_peers_gc, 0);
+	/* the receive path finds sockets under RCU */
+	sock_set_flag(sk, SOCK_RCU_FREE);
+	/* messages are split at the path MTU, never fragmented by IP */
+	inet_sk(sk)->pmtudisc = IP_PMTUDISC_DO;
+	return 0;
+}
+
+static bool write_queues_empty(struct wind_sock *ws)
+{
+	struct wind_peer *peer;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		hlist_for_each_entry(peer, &ws->peers[i], hnode)
+			if (!skb_queue_empty(&peer->wq))
+				return false;
+	return true;
+}
+
+/*
+ * close() flushes: it waits until every queued message is acknowledged or
+ * its peer declared unreachable.  SO_LINGER bounds the wait (0: discard at
+ * once); a signal ends it.
+ */
+static void wind_close(struct sock *sk, long timeout)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct wind_sock *ws = wind_sk(sk);
+	long timeo = MAX_SCHEDULE_TIMEOUT;
+
+	if (sock_flag(sk, SOCK_LINGER))
+		timeo = sk->sk_lingertime;
+	lock_sock(sk);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (timeo && !write_queues_empty(ws) && !signal_pending(current))
+		sk_wait_event(sk, &timeo, write_queues_empty(ws), &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	ws->closing = 1;
+	wind_peers_destroy(sk);
+	sk_stop_timer(sk, &ws->gc_timer);
+	release_sock(sk);
+	sk_common_release(sk);
+}
+
+static int wind_connect(struct sock *sk, struct sockaddr *uaddr, int len)
+{
+	struct sockaddr_in *usin = (struct sockaddr_in *)uaddr;
+	struct inet_sock *inet = inet_sk(sk);
+
+	if (len < sizeof(*usin))
+		return -EINVAL;
+	if (usin->sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+	if (!usin->sin_port || !usin->sin_addr.s_addr)
+		return -EINVAL;
+	lock_sock(sk);
+	inet->inet_daddr = usin->sin_addr.s_addr;
+	inet->inet_dport = usin->sin_port;
+	sk->sk_state = TCP_ESTABLISHED;
+	release_sock(sk);
+	return 0;
+}
+
+static int wind_disconnect(struct sock *sk, int flags)
+{
+	struct inet_sock *inet = inet_sk(sk);
+
+	sk->sk_state = TCP_CLOSE;
+	inet->inet_daddr = 0;
+	inet->inet_dport = 0;
+	return 0;
+}
+
+static int wind_setsockopt(struct sock *sk, int level, int optname,
+			   sockptr_t optval, unsigned int optlen)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	int val;
+
+	if (level != SOL_WIND)
+		return ip_setsockopt(sk, level, optname, optval, optlen);
+
+	switch (optname) {
+	case WIND_MSGTYPE:
+	case WIND_RECVERR:
+		if (optlen < sizeof(int))
+			return -EINVAL;
+		if (copy_from_sockptr(&val, optval, sizeof(val)))
+			return -EFAULT;
+		break;
+	case WIND_REGION_ADD:
+	case WIND_REGION_DEL:
+		return -EOPNOTSUPP;
+	default:
+		return -ENOPROTOOPT;
+	}
+
+	lock_sock(sk);
+	switch (optname) {
+	case WIND_MSGTYPE:
+		if (val < WIND_ASYNC_ORDERED || val > WIND_SYNC_ORDERED) {
+			release_sock(sk);
+			return -EINVAL;
+		}
+		WRITE_ONCE(ws->msgtype, val);
+		break;
+	case WIND_RECVERR:
+		ws->recverr = !!val;
+		if (!val)
+			skb_queue_purge(&sk->sk_error_queue);
+		break;
+	}
+	release_sock(sk);
+	return 0;
+}
+
+static int wind_getsockopt(struct sock *sk, int level, int optname,
+			   char __user *optval, int __user *optlen)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	int val, len;
+
+	if (level != SOL_WIND)
+		return ip_getsockopt(sk, level, optname, optval, optlen);
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	switch (optname) {
+	case WIND_MSGTYPE:
+		val = READ_ONCE(ws->msgtype);
+		break;
+	case WIND_RECVERR:
+		val = ws->recverr;
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	len = min_t(int, len, sizeof(val));
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
+/* MSG_ERRQUEUE: one failure report, the peer as offender. */
+static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+	struct sock_exterr_skb *serr;
+	struct sk_buff *skb;
+	struct {
+		struct sock_extended_err ee;
+		struct sockaddr_in offender;
+	} errhdr;
+
+	skb = sock_dequeue_err_skb(sk);
+	if (!skb)
+		return -EAGAIN;
+	serr = SKB_EXT_ERR(skb);
+	memcpy(&errhdr.offender, skb->data, sizeof(errhdr.offender));
+	if (sin) {
+		*sin = errhdr.offender;
+		*addr_len = sizeof(*sin);
+	}
+	errhdr.ee = serr->ee;
+	put_cmsg(msg, SOL_IP, IP_RECVERR, sizeof(errhdr), &errhdr);
+	msg->msg_flags |= MSG_ERRQUEUE;
+	consume_skb(skb);
+	return 0;
+}
+
+/* After a read freed room, reopen the windows we had nearly shut. */
+static void window_update(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_peer *peer;
+	int i;
+
+	lock_sock(sk);
+	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->starved; i++) {
+		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
+			u16 old = peer->rcv_wnd;
+
+			if (!peer->starved)
+				continue;
+			peer->starved = 0;
+			ws->starved--;
+			if (wind_rcv_window(peer) > old)
+				wind_send_ack(peer);
+		}
+	}
+	release_sock(sk);
+}
+
+static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+			int flags, int *addr_len)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+	struct sk_buff *skb;
+	int err, copied;
+
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (flags & MSG_ERRQUEUE)
+		return wind_recv_error(sk, msg, addr_len);
+
+	skb = skb_recv_datagram(sk, flags, &err);
+	if (!skb)
+		return err;
+	copied = skb->len;
+	if (copied > len) {
+		copied = len;
+		msg->msg_flags |= MSG_TRUNC;
+	}
+	err = skb_copy_datagram_msg(skb, 0, msg, copied);
+	if (err) {
+		skb_free_datagram(sk, skb);
+		return err;
+	}
+	sock_recv_cmsgs(msg, sk, skb);
+	if (sin) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = WIND_SKB_CB(skb)->sport;
+		sin->sin_addr.s_addr = WIND_SKB_CB(skb)->saddr;
+		memset(sin->sin_zero, 0, sizeof(sin->sin_zero));
+		*addr_len = sizeof(*sin);
+	}
+	if (flags & MSG_TRUNC)
+		copied = skb->len;
+	skb_free_datagram(sk, skb);
+	if (READ_ONCE(wind_sk(sk)->starved) && !(flags & MSG_PEEK))
+		window_update(sk);
+	return copied;
+}
+
+static int wind_hash(struct sock *sk)
+{
+	return 0;	/* ports are taken by get_port at bind */
+}
+
+static int wind_ioctl(struct socket *sock, unsigned int cmd,
+		      unsigned long arg)
+{
+	struct sock *sk = sock->sk;
+	struct sk_buff *skb;
+	int amount;
+
+	switch (cmd) {
+	case SIOCOUTQ:
+		amount = sk_wmem_alloc_get(sk);
+		return put_user(amount, (int __user *)arg);
+	case SIOCINQ:
+		spin_lock_bh(&sk->sk_receive_queue.lock);
+		skb = skb_peek(&sk->sk_receive_queue);
+		amount = skb ? skb->len : 0;
+		spin_unlock_bh(&sk->sk_receive_queue.lock);
+		return put_user(amount, (int __user *)arg);
+	}
+	return inet_ioctl(sock, cmd, arg);
+}
+
+struct proto wind_prot = {
+	.name		= "WIND",
+	.owner		= THIS_MODULE,
+	.close		= wind_close,
+	.connect	= wind_connect,
+	.disconnect	= wind_disconnect,
+	.init		= wind_init_sock,
+	.setsockopt	= wind_setsockopt,
+	.getsockopt	= wind_getsockopt,
+	.sendmsg	= wind_sendmsg,
+	.recvmsg	= wind_recvmsg,
+	.backlog_rcv	= wind_backlog_rcv,
+	.hash		= wind_hash,
+	.unhash		= wind_port_put,
+	.get_port	= wind_port_get,
+	.obj_size	= sizeof(struct wind_sock),
+};
+
+const struct proto_ops wind_dgram_ops = {
+	.family		= PF_INET,
+	.owner		= THIS_MODULE,
+	.release	= inet_release,
+	.bind		= inet_bind,
+	.connect	= inet_dgram_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= sock_no_accept,
+	.getname	= inet_getname,
+	.poll		= datagram_poll,
+	.ioctl		= wind_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= sock_no_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= inet_recvmsg,
+	.mmap		= sock_no_mmap,
+};
