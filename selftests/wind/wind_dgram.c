@@ -159,7 +159,7 @@ TEST_F(dgram, sizes_byte_exact)
 }
 
 /* Messages of several fragments, reassembled into one recv */
-TEST_F(dgram, multi_fragment)
+TEST_F_TIMEOUT(dgram, multi_fragment, 120)
 {
 	static const size_t sizes[] = { WIND_MAX_SINGLE + 1,
 					2 * WIND_MAX_SINGLE,
@@ -479,7 +479,7 @@ TEST_F(dgram, close_with_queued_data)
 }
 
 /* Async-ordered (the default): every message once, in send order */
-TEST_F(dgram, in_order)
+TEST_F_TIMEOUT(dgram, in_order, 60)
 {
 	const int n = 100;
 	struct sockaddr_in from;
@@ -604,7 +604,7 @@ TEST_F(dgram, sync_waits_for_ack)
  * an ordered message (async- or sync-ordered) never before any message
  * sent earlier, whatever that one's type.
  */
-TEST_F(dgram, cross_type_order)
+TEST_F_TIMEOUT(dgram, cross_type_order, 60)
 {
 	enum { N = 60 };
 	static const int type_flag[] = { 0, MSG_WIND_RELIABLE, MSG_WIND_SYNC };
@@ -648,7 +648,7 @@ TEST_F(dgram, cross_type_order)
 }
 
 /* One socket, many peers: three senders, order kept per sender */
-TEST_F(dgram, many_peers)
+TEST_F_TIMEOUT(dgram, many_peers, 60)
 {
 	enum { SENDERS = 3, N = 20 };
 	struct sockaddr_in src[SENDERS], from;
