@@ -43,7 +43,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 
 static int wind_stat_show(struct seq_file *seq, void *v)
 {
-	struct wind_net *wn = wind_net(seq_file_net(seq));
+	struct wind_net *wn = wind_net(seq_file_single_net(seq));
 	int i, cpu;
 
 	for (i = 0; i < WIND_MIB_MAX; i++) {
@@ -58,7 +58,7 @@ static int wind_stat_show(struct seq_file *seq, void *v)
 
 static int wind_sockets_show(struct seq_file *seq, void *v)
 {
-	struct wind_net *wn = wind_net(seq_file_net(seq));
+	struct wind_net *wn = wind_net(seq_file_single_net(seq));
 	struct wind_sock *ws;
 	int i, sl = 0;
 

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of net/wind/seq.h: sequence arithmetic, the receive
+ * table and the RTO estimator.  KTAP output; built with ASan and UBSan.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "seq.h"
+
+static int failures, tests;
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
+		ok = false;						\
+	}								\
+} while (0)
+
+static void report(bool ok, const char *name)
+{
+	tests++;
+	if (!ok)
+		failures++;
+	printf("%sok %d %s\n", ok ? "" : "not ", tests, name);
+}
+
+static void seq_compare__wraparound(void)
+{
+	bool ok = true;
+
+	CHECK(wind_seq_before(1, 2));
+	CHECK(!wind_seq_before(2, 1));
+	CHECK(!wind_seq_before(5, 5));
+	CHECK(wind_seq_before(0xfffffff0u, 0x10));
+	CHECK(wind_seq_after(0x10, 0xfffffff0u));
+	CHECK(wind_seq_in(0xffffffffu, 0xfffffffeu, 4));
+	CHECK(wind_seq_in(1, 0xfffffffeu, 4));
+	CHECK(!wind_seq_in(2, 0xfffffffeu, 4));
+	CHECK(!wind_seq_in(0xfffffffdu, 0xfffffffeu, 4));
+	report(ok, "seq_compare__wraparound");
+}
+
+static void rtable_mark__dup_and_outside(u32 base, const char *name)
+{
+	struct wind_rtable *rt = malloc(sizeof(*rt));
+	bool ok = true;
+
+	wind_rt_init(rt, base);
+	CHECK(wind_rt_mark(rt, base + 1) == WIND_RT_NEW);
+	CHECK(wind_rt_mark(rt, base + 1) == WIND_RT_DUP);
+	CHECK(wind_rt_mark(rt, base - 1) == WIND_RT_DUP);
+	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS) == WIND_RT_OUTSIDE);
+	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS - 1) == WIND_RT_NEW);
+	CHECK(wind_rt_advance(rt) == 0);	/* base itself is missing */
+	CHECK(wind_rt_mark(rt, base) == WIND_RT_NEW);
+	CHECK(wind_rt_advance(rt) == 2);
+	CHECK(rt->base == base + 2);
+	CHECK(wind_rt_test(rt, base + WIND_RT_BITS - 1));
+	/* the far bit survives the ring moving under it */
+	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS + 1) == WIND_RT_NEW);
+	CHECK(!wind_rt_test(rt, base + WIND_RT_BITS));
+	free(rt);
+	report(ok, name);
+}
+
+static void rtable_advance__long_run_wraps(void)
+{
+	struct wind_rtable *rt = malloc(sizeof(*rt));
+	bool ok = true;
+	u32 base = 0xffffff00u, i, total = 0;
+
+	wind_rt_init(rt, base);
+	/* 10 windows' worth, marked in reverse inside each window */
+	for (i = 0; i < 10 * WIND_RT_BITS; i += WIND_RT_BITS / 2) {
+		u32 j;
+
+		for (j = WIND_RT_BITS / 2; j-- > 0;)
+			CHECK(wind_rt_mark(rt, base + i + j) == WIND_RT_NEW);
+		total += wind_rt_advance(rt);
+	}
+	CHECK(total == 10 * WIND_RT_BITS);
+	CHECK(rt->base == base + 10 * WIND_RT_BITS);
+	for (i = 0; i < WIND_RT_BITS; i++)
+		CHECK(!wind_rt_test(rt, rt->base + i));
+	free(rt);
+	report(ok, "rtable_advance__long_run_wraps");
+}
+
+static void rtable_unmark__forgets(void)
+{
+	struct wind_rtable rt;
+	bool ok = true;
+
+	wind_rt_init(&rt, 100);
+	CHECK(wind_rt_mark(&rt, 105) == WIND_RT_NEW);
+	wind_rt_unmark(&rt, 105);
+	CHECK(!wind_rt_test(&rt, 105));
+	CHECK(wind_rt_mark(&rt, 105) == WIND_RT_NEW);
+	wind_rt_unmark(&rt, 50);	/* before base: no effect, no crash */
+	CHECK(wind_rt_test(&rt, 50));
+	report(ok, "rtable_unmark__forgets");
+}
+
+static void rtable_all__ranges(void)
+{
+	struct wind_rtable rt;
+	bool ok = true;
+
+	wind_rt_init(&rt, 0xfffffffeu);
+	CHECK(wind_rt_all(&rt, 0xfffffff0u, 14));	/* all before base */
+	CHECK(!wind_rt_all(&rt, 0xfffffff0u, 15));
+	wind_rt_mark(&rt, 0xfffffffeu);
+	wind_rt_mark(&rt, 0xffffffffu);
+	wind_rt_mark(&rt, 0);
+	CHECK(wind_rt_all(&rt, 0xfffffffcu, 5));
+	CHECK(!wind_rt_all(&rt, 0xfffffffcu, 6));
+	CHECK(wind_rt_all(&rt, 0, 0));
+	report(ok, "rtable_all__ranges");
+}
+
+static void rtable_sack__bits(void)
+{
+	struct wind_rtable rt;
+	bool ok = true;
+
+	wind_rt_init(&rt, 0xffffffe0u);
+	CHECK(wind_rt_sack(&rt) == 0);
+	wind_rt_mark(&rt, 0xffffffe1u);			/* bit 0 */
+	wind_rt_mark(&rt, 0xffffffe0u + 1 + 40);	/* bit 40, past wrap */
+	wind_rt_mark(&rt, 0xffffffe0u + 1 + 63);	/* bit 63 */
+	wind_rt_mark(&rt, 0xffffffe0u + 1 + 64);	/* beyond the bitmap */
+	CHECK(wind_rt_sack(&rt) == (1ULL | 1ULL << 40 | 1ULL << 63));
+	report(ok, "rtable_sack__bits");
+}
+
+static void rtt_sample__converges_and_clamps(void)
+{
+	struct wind_rtt r;
+	bool ok = true;
+	int i;
+
+	wind_rtt_init(&r, 100000);
+	CHECK(r.rto_us == 100000);
+	wind_rtt_sample(&r, 1000, 20000, 1000000);
+	CHECK(r.srtt_us == 1000 && r.rttvar_us == 500);
+	CHECK(r.rto_us == 20000);	/* floor */
+	for (i = 0; i < 200; i++)
+		wind_rtt_sample(&r, 50000, 20000, 1000000);
+	CHECK(r.srtt_us > 49000 && r.srtt_us <= 50000);
+	CHECK(r.rto_us >= r.srtt_us && r.rto_us < 60000);
+	wind_rtt_sample(&r, 4000000, 20000, 1000000);
+	CHECK(r.rto_us == 1000000);	/* ceiling */
+	wind_rtt_sample(&r, 0, 20000, 1000000);	/* no division by zero */
+	report(ok, "rtt_sample__converges_and_clamps");
+}
+
+static void rtt_backoff__doubles_to_max(void)
+{
+	struct wind_rtt r;
+	bool ok = true;
+
+	wind_rtt_init(&r, 20000);
+	wind_rtt_backoff(&r, 1000000);
+	CHECK(r.rto_us == 40000);
+	while (r.rto_us < 1000000)
+		wind_rtt_backoff(&r, 1000000);
+	CHECK(r.rto_us == 1000000);
+	wind_rtt_backoff(&r, 1000000);
+	CHECK(r.rto_us == 1000000);
+	r.rto_us = 0xf0000000u;		/* no overflow */
+	wind_rtt_backoff(&r, 0xffffffffu);
+	CHECK(r.rto_us == 0xffffffffu);
+	report(ok, "rtt_backoff__doubles_to_max");
+}
+
+int main(void)
+{
+	printf("TAP version 13\n1..9\n");
+	seq_compare__wraparound();
+	rtable_mark__dup_and_outside(1000, "rtable_mark__dup_and_outside");
+	rtable_mark__dup_and_outside(0xfffffff0u,
+				     "rtable_mark__dup_and_outside_wrapping");
+	rtable_advance__long_run_wraps();
+	rtable_unmark__forgets();
+	rtable_all__ranges();
+	rtable_sack__bits();
+	rtt_sample__converges_and_clamps();
+	rtt_backoff__doubles_to_max();
+	printf("# %d passed, %d failed\n", tests - failures, failures);
+	return failures ? 1 : 0;
+}
