@@ -1444,12 +1444,48 @@ deps_/work/main/net/wind/netns.o := \
   /usr/src/linux-headers-6.1.0-56-common/include/net/fib_notifier.h \
   /work/main/net/wind/compat.h \
   include/generated/uapi/linux/version.h \
-  /work/main/net/wind/protocol.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/route.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/inetpeer.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/ipv6.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/ipv6.h \
+    $(wildcard include/config/IPV6_ROUTER_PREF) \
+    $(wildcard include/config/IPV6_ROUTE_INFO) \
+    $(wildcard include/config/IPV6_OPTIMISTIC_DAD) \
+    $(wildcard include/config/IPV6_SEG6_HMAC) \
+    $(wildcard include/config/IPV6_MIP6) \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/ipv6.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/tcp.h \
+    $(wildcard include/config/BPF) \
+    $(wildcard include/config/TCP_MD5SIG) \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/win_minmax.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/inet_connection_sock.h \
   /usr/src/linux-headers-6.1.0-56-common/include/net/inet_sock.h \
   /usr/src/linux-headers-6.1.0-56-common/include/linux/jhash.h \
   /usr/src/linux-headers-6.1.0-56-common/include/linux/unaligned/packed_struct.h \
   /usr/src/linux-headers-6.1.0-56-common/include/net/request_sock.h \
   /usr/src/linux-headers-6.1.0-56-common/include/net/netns/hash.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/inet_timewait_sock.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/timewait_sock.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/tcp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/udp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/udp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/jump_label_ratelimit.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/if_inet6.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/inet_dscp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/ip_fib.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/arp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/if_arp.h \
+    $(wildcard include/config/FIREWIRE_NET) \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/if_arp.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/ndisc.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/net/ipv6_stubs.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/icmpv6.h \
+    $(wildcard include/config/NF_NAT) \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/in_route.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/route.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/linux/ip.h \
+  /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/ip.h \
+  /work/main/net/wind/protocol.h \
   /usr/src/linux-headers-6.1.0-56-common/include/net/netns/generic.h \
   /work/main/include/uapi/linux/wind.h \
   /work/main/net/wind/seq.h \

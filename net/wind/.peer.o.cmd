@@ -1487,6 +1487,8 @@ deps_/work/main/net/wind/peer.o := \
     $(wildcard include/config/LWTUNNEL) \
   /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/lwtunnel.h \
   /usr/src/linux-headers-6.1.0-56-common/include/uapi/linux/errqueue.h \
+  /work/main/net/wind/compat.h \
+  include/generated/uapi/linux/version.h \
   /work/main/net/wind/protocol.h \
   /usr/src/linux-headers-6.1.0-56-common/include/net/netns/generic.h \
   /work/main/include/uapi/linux/wind.h \

@@ -12,6 +12,7 @@
 #include <net/route.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "protocol.h"
 
 /* A flood of spoofed sources must not grow a socket without bound. */
@@ -63,7 +64,7 @@ int wind_peer_route(struct wind_peer *peer)
 	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
 				   peer->saddr ? peer->saddr : inet->inet_saddr,
 				   peer->dport, inet->inet_sport, IPPROTO_WIND,
-				   RT_CONN_FLAGS(sk), sk->sk_bound_dev_if);
+				   wind_sk_rt_tos(sk), sk->sk_bound_dev_if);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
 	if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
