@@ -549,18 +549,21 @@ TEST_F(dgram, reliable_and_sync_flags)
 }
 
 /*
- * With 100 ms of delay on node 0's link, an async send returns at once
+ * With DELAY_MS of delay on node 0's link, an async send returns at once
  * (the message is still on the wire), a sync send only once the message
- * is at the receiver.  Needs sch_netem.
+ * is at the receiver.  The delay is long so that a stall of the (emulated)
+ * machine cannot pass for it.  Needs sch_netem.
  */
+#define DELAY_MS	400
+
 TEST_F(dgram, sync_waits_for_ack)
 {
 	uint8_t out[200], in[300];
 	long long t0, dt;
 	int t = WIND_SYNC_ORDERED;
 
-	if (wind_run("tc -n %s qdisc add dev eth0 root netem delay 100ms",
-		     wind_ns(0)))
+	if (wind_run("tc -n %s qdisc add dev eth0 root netem delay %dms",
+		     wind_ns(0), DELAY_MS))
 		SKIP(return, "netem not available");
 
 	wind_fill(out, sizeof(out), 1);
@@ -568,8 +571,9 @@ TEST_F(dgram, sync_waits_for_ack)
 	ASSERT_EQ((ssize_t)sizeof(out), send_to(self->tx, out, sizeof(out), 0,
 						&self->rx_dst));
 	dt = wind_now_ms() - t0;
-	EXPECT_GT(50, dt) TH_LOG("async send took %lld ms", dt);
-	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 0));
+	EXPECT_GT(DELAY_MS / 2, dt) TH_LOG("async send took %lld ms", dt);
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 0))
+		TH_LOG("delivered before the link's delay passed");
 	ASSERT_EQ((ssize_t)sizeof(out),
 		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
 
@@ -579,7 +583,8 @@ TEST_F(dgram, sync_waits_for_ack)
 		  send_to(self->tx, out, sizeof(out), MSG_WIND_SYNC,
 			  &self->rx_dst));
 	dt = wind_now_ms() - t0;
-	EXPECT_LE(95, dt) TH_LOG("sync send returned after %lld ms", dt);
+	EXPECT_LE(DELAY_MS - 5, dt) TH_LOG("sync send returned after %lld ms",
+					   dt);
 	EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
 	ASSERT_EQ((ssize_t)sizeof(out),
 		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
@@ -592,8 +597,8 @@ TEST_F(dgram, sync_waits_for_ack)
 	ASSERT_EQ((ssize_t)sizeof(out), send_to(self->tx, out, sizeof(out), 0,
 						&self->rx_dst));
 	dt = wind_now_ms() - t0;
-	EXPECT_LE(95, dt) TH_LOG("default-sync send returned after %lld ms",
-				 dt);
+	EXPECT_LE(DELAY_MS - 5, dt)
+		TH_LOG("default-sync send returned after %lld ms", dt);
 	EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
 	ASSERT_EQ((ssize_t)sizeof(out),
 		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
