@@ -268,10 +268,11 @@ enum bad_kind {
 	BAD_SHORT_8,		/* ports, len and check only */
 	BAD_SHORT_31,		/* one byte short of windhdr */
 	BAD_SHORT_DATA,		/* windhdr but only half a wind_datahdr */
+	BAD_SHORT_ACK,		/* an ACK without its wind_ackhdr */
 	BAD_CHECKSUM,
 	BAD_LEN_LARGER,		/* len beyond the end of the packet */
 	BAD_LEN_BELOW_HDR,	/* len smaller than windhdr */
-	BAD_LEN_SMALLER,	/* len short of the IP payload */
+	BAD_LEN_SMALLER,	/* a valid packet, one byte more IP payload */
 	BAD_FRAG_INDEX,		/* frag >= nfrags */
 	BAD_NFRAGS_0,
 	BAD_MSG_LEN,		/* single fragment whose msg_len differs */
@@ -280,6 +281,7 @@ enum bad_kind {
 	BAD_TYPE_0,
 	BAD_TYPE_9,
 	BAD_FLAGS,		/* a flag bit no version-1 sender sets */
+	BAD_SRC_TAG_0,		/* src_tag is never 0 */
 	BAD_NO_PORT,
 };
 
@@ -301,10 +303,11 @@ BAD(short_0, BAD_SHORT_0, "InErrShort");
 BAD(short_8, BAD_SHORT_8, "InErrShort");
 BAD(short_31, BAD_SHORT_31, "InErrShort");
 BAD(short_data, BAD_SHORT_DATA, "InErrShort");
+BAD(short_ack, BAD_SHORT_ACK, "InErrShort");
 BAD(checksum, BAD_CHECKSUM, "InErrChecksum");
 BAD(len_larger, BAD_LEN_LARGER, "InErrLength");
 BAD(len_below_header, BAD_LEN_BELOW_HDR, "InErrLength");
-BAD(len_smaller, BAD_LEN_SMALLER, "InErrLength");
+BAD(len_smaller_than_payload, BAD_LEN_SMALLER, "InErrLength");
 BAD(frag_index, BAD_FRAG_INDEX, "InErrLength");
 BAD(nfrags_0, BAD_NFRAGS_0, "InErrLength");
 BAD(msg_len, BAD_MSG_LEN, "InErrLength");
@@ -313,6 +316,7 @@ BAD(version_2, BAD_VERSION_2, "InErrHeader");
 BAD(type_0, BAD_TYPE_0, "InErrHeader");
 BAD(type_9, BAD_TYPE_9, "InErrHeader");
 BAD(flags, BAD_FLAGS, "InErrHeader");
+BAD(src_tag_0, BAD_SRC_TAG_0, "InErrHeader");
 BAD(no_port, BAD_NO_PORT, "InErrNoPort");
 
 FIXTURE_SETUP(malformed)
@@ -354,6 +358,14 @@ static size_t build_bad(uint8_t *pkt, enum bad_kind kind, int i,
 		len = sizeof(*wh) + 4;
 		wh->len = htons(len);
 		break;
+	case BAD_SHORT_ACK:
+		wh->version_type = WIND_VERSION << 4 | WIND_PKT_ACK;
+		wh->flags = 0;
+		wh->seq = 0;
+		wh->ack = htonl(1);
+		len = sizeof(*wh) + 4;
+		wh->len = htons(len);
+		break;
 	case BAD_CHECKSUM: {
 		uint16_t c = wh->check ^ htons(0x5555);
 
@@ -369,9 +381,13 @@ static size_t build_bad(uint8_t *pkt, enum bad_kind kind, int i,
 		set_check(pkt, len, 20);
 		return len;
 	case BAD_LEN_SMALLER:
-		wh->len = htons(len - 1);
-		set_check(pkt, len, len - 1);
-		return len;
+		/*
+		 * len and check are right for the packet without the extra
+		 * byte: a receiver that trims as UDP does would accept it,
+		 * but the IP payload length disagrees with len.
+		 */
+		pkt[len] = 0xbd;
+		return len + 1;
 	case BAD_FRAG_INDEX:
 		dh->frag = htons(1);
 		break;
@@ -395,6 +411,9 @@ static size_t build_bad(uint8_t *pkt, enum bad_kind kind, int i,
 		break;
 	case BAD_FLAGS:
 		wh->flags |= 0x80;
+		break;
+	case BAD_SRC_TAG_0:
+		wh->src_tag = 0;
 		break;
 	case BAD_NO_PORT:
 		break;
