@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Wind: top-level Makefile.
+#
+#   make              build wind.ko, userspace/ and selftests/wind
+#   make check        build, unit tests, boot the VM, run the selftests in it,
+#                     check the guest kernel log; ends with "N passed, N failed"
+#   make demo         boot the VM and run scripts/demo-guest.sh
+#   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
+#   make unit         host-side unit tests (tests/unit)
+#   make clean
+#
+# KVER: the kernel to build for and boot (default: the newest installed
+# Debian kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build; never
+# the host's own uname -r).  KDIR: its build tree.
+
+ifeq ($(strip $(KVER)),)
+KVER := $(shell $(CURDIR)/scripts/kver)
+endif
+KDIR ?= /lib/modules/$(KVER)/build
+export KVER
+
+# Options for scripts/vm (make vm VMFLAGS="--cpus 1 --mem 1G").
+VMFLAGS ?=
+
+all: module userspace selftests
+
+# --- module -----------------------------------------------------------------
+
+module:
+ifneq ($(wildcard $(CURDIR)/Kbuild),)
+	@if [ -z "$(KVER)" ] || [ ! -e "$(KDIR)/Makefile" ]; then \
+		echo "make: no kernel build tree ($(or $(KDIR),KVER unknown)): run scripts/install-deps.sh as root" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+else
+	@echo "make: no Kbuild file: wind.ko not built"
+endif
+
+# --- userspace and selftests ------------------------------------------------
+
+userspace:
+ifneq ($(wildcard $(CURDIR)/userspace/Makefile),)
+	$(MAKE) -C userspace
+endif
+
+selftests:
+	$(MAKE) -C selftests/wind
+
+unit:
+ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
+	$(MAKE) -C tests/unit run
+else
+	@echo "make: no tests/unit/Makefile: no unit tests"
+endif
+
+# --- the VM -----------------------------------------------------------------
+
+# make check [TESTS="wind_socket wind_module.sh"] [KVER=...]
+check:
+	@$(CURDIR)/scripts/check
+
+vm: deps all
+	$(CURDIR)/scripts/vm $(VMFLAGS) $(if $(CMD),-- /bin/sh -c "$$CMD")
+
+demo: deps all
+	@test -x $(CURDIR)/scripts/demo-guest.sh || { echo "make demo: scripts/demo-guest.sh missing" >&2; exit 1; }
+	$(CURDIR)/scripts/vm $(VMFLAGS) -- $(CURDIR)/scripts/demo-guest.sh
+
+# Installs what is missing (scripts/install-deps.sh) if root, else says so.
+deps:
+	@$(CURDIR)/scripts/ensure-deps
+
+# --- style, sparse, kdoc: the module's targets go here ---------------------
+
+
+# --- clean ------------------------------------------------------------------
+
+clean:
+ifneq ($(wildcard $(CURDIR)/Kbuild),)
+	@if [ -e "$(KDIR)/Makefile" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+endif
+ifneq ($(wildcard $(CURDIR)/userspace/Makefile),)
+	$(MAKE) -C userspace clean
+endif
+ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
+	-$(MAKE) -C tests/unit clean
+endif
+	$(MAKE) -C selftests/wind clean
+	rm -rf build
+
+.PHONY: all module userspace selftests unit check vm demo deps clean
