@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/errqueue.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -476,6 +477,72 @@ TEST_F(dgram, close_with_queued_data)
 			  sizeof(self->rx_dst)))
 		TH_LOG("rebind: %s", strerror(errno));
 	close(fd);
+}
+
+/* Take one report off the error queue, and log it */
+static int errqueue_report(struct __test_metadata *_metadata, int fd)
+{
+	char cbuf[256], data[64];
+	struct sockaddr_in off;
+	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+	struct msghdr msg = {
+		.msg_name = &off, .msg_namelen = sizeof(off),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+
+	if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		return -1;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		struct sock_extended_err ee;
+
+		if (cm->cmsg_len < CMSG_LEN(sizeof(ee)))
+			continue;
+		memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+		TH_LOG("error queue: errno %u origin %u info %u data %u, peer %s",
+		       ee.ee_errno, ee.ee_origin, ee.ee_info, ee.ee_data,
+		       fmt_addr(&off));
+	}
+	return 0;
+}
+
+/*
+ * A receiver that reads a message and closes at once: the message was
+ * delivered, so its sender must not be told it failed (no POLLERR, no
+ * SO_ERROR, nothing on the error queue) and may close without waiting.
+ */
+TEST_F(dgram, receiver_closes_after_recv)
+{
+	socklen_t len = sizeof(int);
+	int on = 1, err = -1, i;
+	long long t0;
+	char buf[64];
+
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_RECVERR, &on,
+				sizeof(on)));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(5, send_to(self->tx, "last!", 5,
+				     i == 1 ? MSG_WIND_RELIABLE : 0,
+				     &self->rx_dst));
+		ASSERT_EQ(5, recv_wait(self->rx, buf, sizeof(buf), 0, NULL,
+				       NULL, WAIT_MS));
+	}
+	ASSERT_EQ(0, close(self->rx));
+	self->rx = -1;
+
+	/* long enough for retransmissions to meet the closed port */
+	EXPECT_EQ(0, wind_poll(self->tx, POLLERR | POLLIN, 3000))
+		TH_LOG("the sender was told of a failure");
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(0, err) TH_LOG("SO_ERROR %s", strerror(err));
+	EXPECT_EQ(-1, errqueue_report(_metadata, self->tx));
+	EXPECT_EQ(EAGAIN, errno);
+
+	t0 = wind_now_ms();
+	EXPECT_EQ(0, close(self->tx));
+	self->tx = -1;
+	EXPECT_GT(1000, wind_now_ms() - t0);
 }
 
 /* Async-ordered (the default): every message once, in send order */
