@@ -196,7 +196,8 @@ struct wind_skb_cb {
 	u16 nfrags;
 	u8 flags;			/* WIND_F_* */
 	u8 retransmitted:1;		/* Karn: no RTT sample */
-	u8 sacked:1;
+	u8 sacked:1;			/* the peer reported it arrived */
+	u8 refused:1;			/* the peer's refusal was reported */
 	__wsum csum;			/* send: payload checksum */
 	u64 tx_us;			/* send: time of the last transmission */
 	__be32 saddr;			/* receive: sender */

@@ -95,7 +95,11 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer_timer_stop(peer, &peer->delack_timer);
 }
 
-/* Go back N: resend everything in flight the peer has not reported. */
+/*
+ * Go back N: resend everything in flight the peer has not reported.  The
+ * reports are forgotten: a receiver short of memory may have dropped what
+ * it reported, and the next timeout resends those too.
+ */
 static void retransmit_in_flight(struct wind_peer *peer)
 {
 	struct sk_buff *skb;
@@ -103,8 +107,10 @@ static void retransmit_in_flight(struct wind_peer *peer)
 	skb_queue_walk(&peer->wq, skb) {
 		if (skb == peer->send_head)
 			break;
-		if (WIND_SKB_CB(skb)->sacked)
+		if (WIND_SKB_CB(skb)->sacked) {
+			WIND_SKB_CB(skb)->sacked = 0;
 			continue;
+		}
 		WIND_SKB_CB(skb)->retransmitted = 1;
 		peer->retransmits++;
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
@@ -209,9 +215,9 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 		return;
 	skb = find_seq(peer, seq);
 	/* report each refusal once, however many ACKs repeat it */
-	if (!skb || WIND_SKB_CB(skb)->frag || WIND_SKB_CB(skb)->sacked)
+	if (!skb || WIND_SKB_CB(skb)->frag || WIND_SKB_CB(skb)->refused)
 		return;
-	WIND_SKB_CB(skb)->sacked = 1;
+	WIND_SKB_CB(skb)->refused = 1;
 	if (!error || error > 4095)
 		error = EIO;
 	list_for_each_entry(w, &peer->sync_waiters, node) {
@@ -279,9 +285,13 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 	unsigned int i;
 	u32 max_wnd;
 
-	if (wind_seq_after(ack, peer->snd_nxt) ||
-	    wind_seq_before(ack, peer->snd_una))
-		ack = peer->snd_una;	/* old or bogus: use only the window */
+	if (wind_seq_after(ack, peer->snd_nxt))
+		return;			/* acks what was never sent: bogus */
+	if (wind_seq_before(ack, peer->snd_una)) {
+		/* an old ack, overtaken by a newer one: nothing to learn */
+		wind_push(peer);
+		return;
+	}
 
 	for (i = 0; i < nnaks; i++)
 		nak_rcv(peer, ntohl(naks[i].seq), ntohl(naks[i].error));
@@ -300,6 +310,8 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 	}
 	if (progress) {
 		peer->snd_una = ack;
+		if (wind_seq_before(peer->sack_high, ack))
+			peer->sack_high = ack;
 		peer->retries = 0;
 		list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {
 			if (wind_seq_before(ack, w->end_seq))
