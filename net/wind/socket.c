@@ -45,6 +45,17 @@ static bool write_queues_empty(struct wind_sock *ws)
 	return true;
 }
 
+static void flush_acks(struct wind_sock *ws)
+{
+	struct wind_peer *peer;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		hlist_for_each_entry(peer, &ws->peers[i], hnode)
+			if (peer->ack_pending || peer->nrefused)
+				wind_send_ack(peer);
+}
+
 /*
  * close() flushes: it waits until every queued message is acknowledged or
  * its peer declared unreachable.  SO_LINGER bounds the wait (0: discard at
@@ -64,6 +75,8 @@ static void wind_close(struct sock *sk, long timeout)
 		sk_wait_event(sk, &timeo, write_queues_empty(ws), &wait);
 	remove_wait_queue(sk_sleep(sk), &wait);
 	ws->closing = 1;
+	/* what we received is delivered: say so before we go */
+	flush_acks(ws);
 	wind_peers_destroy(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
 	release_sock(sk);
