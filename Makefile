@@ -22,6 +22,11 @@ export KVER
 
 # Options for scripts/vm (make vm VMFLAGS="--cpus 1 --mem 1G").
 VMFLAGS ?=
+# make vm CMD='echo $WIND_ROOT': taken literally, no make expansion of $.
+ifdef CMD
+override CMD := $(value CMD)
+export CMD
+endif
 
 all: module userspace selftests
 
