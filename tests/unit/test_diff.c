@@ -349,8 +349,17 @@ static void apply__malformed(void)
 	/* a good run, then a truncated header: the good one is not applied */
 	n = make_diff(d, (const uint32_t[]){ 0, 8 }, 1);
 	CHECK(rejected(d, n + 3));
-	/* zero length */
-	n = make_diff(d, (const uint32_t[]){ 0, 0 }, 1);
+	/* zero length, at the very end too: accepted, nothing written */
+	n = make_diff(d, (const uint32_t[]){ 0, 0, PAGE, 0 }, 2);
+	{
+		unsigned char page[PAGE];
+
+		memset(page, 0, sizeof(page));
+		CHECK(wind_diff_apply(page, PAGE, d, n) == 0);
+		CHECK(page[0] == 0);
+	}
+	/* ... but not past the end */
+	n = make_diff(d, (const uint32_t[]){ PAGE + 1, 0 }, 1);
 	CHECK(rejected(d, n));
 	/* past the end, ending exactly at the end is fine */
 	n = make_diff(d, (const uint32_t[]){ PAGE - 4, 5 }, 1);
@@ -371,10 +380,17 @@ static void apply__malformed(void)
 	/* huge len with no data behind it */
 	n = make_diff(d, (const uint32_t[]){ 0, 0xffffffffu }, 1);
 	CHECK(rejected(d, n));
-	/* overlap and disorder */
-	n = make_diff(d, (const uint32_t[]){ 0, 16, 8, 4 }, 2);
-	CHECK(rejected(d, n));
+	/* overlap and disorder are applied in turn, as the kernel does */
 	n = make_diff(d, (const uint32_t[]){ 100, 4, 50, 4 }, 2);
+	{
+		unsigned char page[PAGE];
+
+		memset(page, 0, sizeof(page));
+		CHECK(wind_diff_apply(page, PAGE, d, n) == 0);
+		CHECK(page[50] == 0xee && page[103] == 0xee && page[54] == 0);
+	}
+	/* disorder with a bad run last: nothing written */
+	n = make_diff(d, (const uint32_t[]){ 100, 4, 50, 4, 0xffffffffu, 1 }, 3);
 	CHECK(rejected(d, n));
 	/* a good run, then one out of bounds: nothing written */
 	n = make_diff(d, (const uint32_t[]){ 0, 4, PAGE - 2, 4 }, 2);

@@ -89,10 +89,13 @@ WIND_EXPORT int wind_diff_apply(void *page, size_t len, const void *diff,
 {
 	const unsigned char *d = diff;
 	unsigned char *p = page;
-	uint64_t prev_end = 0;
 	size_t pos = 0;
 
-	/* Check everything first: a bad diff must leave the page untouched */
+	/*
+	 * Check everything first: a bad diff must leave the page untouched.
+	 * As the kernel's decoder (net/wind/dsm.c), accept what is safe:
+	 * empty runs, and runs in any order (a later one wins).
+	 */
 	while (pos < diff_len) {
 		struct wind_diff_run run;
 
@@ -100,11 +103,8 @@ WIND_EXPORT int wind_diff_apply(void *page, size_t len, const void *diff,
 			goto bad;
 		memcpy(&run, d + pos, RUN_HDR);
 		pos += RUN_HDR;
-		if (!run.len || run.len > diff_len - pos ||
-		    (uint64_t)run.off + run.len > len ||
-		    run.off < prev_end)
+		if (run.len > diff_len - pos || (uint64_t)run.off + run.len > len)
 			goto bad;
-		prev_end = (uint64_t)run.off + run.len;
 		pos += run.len;
 	}
 

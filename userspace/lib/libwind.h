@@ -116,11 +116,13 @@ size_t wind_diff_encode(const void *page, const void *twin, size_t len,
 			void *out);
 
 /*
- * Apply a diff to page (len bytes).  Every run is checked (a whole header,
- * len != 0, off + len within the page, the data present, increasing
- * order without overlap) before anything is written: on a malformed diff
- * the page is untouched and -EINVAL is returned (errno EINVAL).  Returns
- * 0 on success; an empty diff is valid.
+ * Apply a diff to page (len bytes), as the receiving kernel does.  Every
+ * run is checked (a whole header, off + len within the page without 32-bit
+ * wrap-around, its data present) before anything is written: on a
+ * malformed diff the page is untouched and -EINVAL is returned (errno
+ * EINVAL).  Returns 0 on success.  Like the kernel, it accepts an empty
+ * diff, empty runs, and runs out of order or overlapping (applied in
+ * turn), which the encoder never produces.
  */
 int wind_diff_apply(void *page, size_t len, const void *diff,
 		    size_t diff_len);
