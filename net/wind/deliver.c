@@ -46,9 +46,13 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 {
 	struct sock *sk = peer->sk;
 	struct sk_buff *skb, *tmp, *head = NULL, **tail = NULL;
+	struct sk_buff_head frags;
 	unsigned int count = 0;
+	u32 written = 0;
 	bool bad = false;
+	int ret;
 
+	__skb_queue_head_init(&frags);
 	skb_queue_walk_safe(&peer->rq, skb, tmp) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 
@@ -60,28 +64,56 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		if (cb->seq - start != cb->frag || cb->nfrags != nfrags)
 			bad = true;
 		skb_orphan(skb);
+		__skb_queue_tail(&frags, skb);
 		count++;
-		if (!head) {
-			head = skb;
-			skb->next = NULL;
-			tail = &skb_shinfo(head)->frag_list;
-			continue;
-		}
-		skb->next = NULL;
+	}
+	if (!count)
+		return;
+	/*
+	 * The head's shared info (frag_list) and, for Header Through, its
+	 * data are ours to change only once unshared: on a veth the packet
+	 * is still the sender's clone.
+	 */
+	head = __skb_dequeue(&frags);
+	if (count != nfrags || bad ||
+	    ((count > 1 || (WIND_SKB_CB(head)->flags & WIND_F_DSM)) &&
+	     skb_unclone(head, GFP_ATOMIC))) {
+		__skb_queue_purge(&frags);
+		drop_skb(peer, head);
+		return;
+	}
+	tail = &skb_shinfo(head)->frag_list;
+	while ((skb = __skb_dequeue(&frags))) {
 		*tail = skb;
 		tail = &skb->next;
 		head->len += skb->len;
 		head->data_len += skb->len;
 		head->truesize += skb->truesize;
 	}
-	if (!head)
-		return;
-	if (count != nfrags || bad || head->len != WIND_SKB_CB(head)->msg_len) {
+	if (head->len != WIND_SKB_CB(head)->msg_len) {
 		drop_skb(peer, head);
 		return;
 	}
+	if (WIND_SKB_CB(head)->flags & WIND_F_DSM) {
+		ret = wind_dsm_deliver(peer, head, &written);
+		if (ret < 0) {
+			refuse(peer, start, -ret);
+			drop_skb(peer, head);
+			return;
+		}
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_WRITES);
+		WIND_ADD_STATS(sock_net(sk), WIND_MIB_IN_DSM_BYTES, written);
+		peer->rx_messages++;
+		if (!ret) {
+			/* Direct Map: nothing is queued, nobody is woken */
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
+			consume_skb(head);
+			return;
+		}
+	} else {
+		peer->rx_messages++;
+	}
 	skb_set_owner_r(head, sk);
-	peer->rx_messages++;
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
 	skb_queue_tail(&sk->sk_receive_queue, head);
 	sk->sk_data_ready(sk);

@@ -41,9 +41,8 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 		return WIND_MIB_IN_ERR_SHORT;
 	wh = wind_hdr(skb);
 	ulen = ntohs(wh->len);
-	if (ulen < WIND_HLEN || ulen > skb->len)
-		return WIND_MIB_IN_ERR_LENGTH;
-	if (ulen < skb->len && pskb_trim_rcsum(skb, ulen))
+	/* IP trimmed the packet to its payload: len must say the same */
+	if (ulen != skb->len || ulen < WIND_HLEN)
 		return WIND_MIB_IN_ERR_LENGTH;
 	if (skb_checksum_init(skb, IPPROTO_WIND, inet_compute_pseudo) ||
 	    skb_checksum_complete(skb))
@@ -52,7 +51,8 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	wh = wind_hdr(skb);
 	type = wh->version_type & 0xf;
 	hlen = type_hlen(type);
-	if (wh->version_type >> 4 != WIND_VERSION || !hlen || !wh->src_tag)
+	if (wh->version_type >> 4 != WIND_VERSION || !hlen || !wh->src_tag ||
+	    (wh->flags & ~WIND_F_ALL))
 		return WIND_MIB_IN_ERR_HEADER;
 	if (ulen < hlen)
 		return WIND_MIB_IN_ERR_SHORT;
@@ -66,10 +66,14 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 		u32 msg_len = ntohl(dh->msg_len);
 
 		if (!nfrags || frag >= nfrags || msg_len > WIND_MAX_MSG ||
-		    ulen - hlen > msg_len)
+		    ulen - hlen > msg_len ||
+		    (nfrags == 1 && ulen - hlen != msg_len))
 			return WIND_MIB_IN_ERR_LENGTH;
-		if (wh->flags & WIND_F_DSM)
-			return WIND_MIB_IN_ERR_HEADER;	/* not yet */
+		if ((wh->flags & WIND_F_DSM) &&
+		    (msg_len < sizeof(struct wind_dsmhdr) ||
+		     (!frag && ulen - hlen < min_t(u32, msg_len,
+						   sizeof(struct wind_dsmhdr)))))
+			return WIND_MIB_IN_ERR_LENGTH;
 	} else if (type == WIND_PKT_ACK) {
 		const struct wind_ackhdr *ah = (void *)(wh + 1);
 		unsigned int n = ntohs(ah->nnaks);

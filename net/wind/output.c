@@ -342,8 +342,8 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
 		    cmsg->cmsg_len != CMSG_LEN(sizeof(*dsm)))
 			return -EINVAL;
 		memcpy(dsm, CMSG_DATA(cmsg), sizeof(*dsm));
-		if (dsm->mode != WIND_DSM_MESSAGE_THROUGH)
-			return -EOPNOTSUPP;
+		if (dsm->mode > WIND_DSM_HEADER_DIFF)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -372,7 +372,9 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	struct wind_peer *peer;
 	struct sk_buff *skb;
 	unsigned int mss, nfrags, need, i;
+	struct wind_dsmhdr dsmhdr;
 	struct wind_dsm dsm;
+	size_t prefix = 0, total;
 	__be32 daddr;
 	__be16 dport;
 	int type, err;
@@ -400,11 +402,23 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		daddr = inet->inet_daddr;
 		dport = inet->inet_dport;
 	}
-	if (len > WIND_MAX_MSG)
-		return -EMSGSIZE;
 	err = parse_cmsgs(msg, &dsm);
 	if (err)
 		return err;
+	if (dsm.mode != WIND_DSM_MESSAGE_THROUGH) {
+		if (dsm.hdr_len > len)
+			return -EINVAL;
+		dsmhdr.mode = dsm.mode;
+		memset(dsmhdr.reserved, 0, sizeof(dsmhdr.reserved));
+		dsmhdr.region = htonl(dsm.region);
+		dsmhdr.offset = cpu_to_be64(dsm.offset);
+		dsmhdr.key = cpu_to_be64(dsm.key);
+		dsmhdr.hdr_len = htonl(dsm.hdr_len);
+		dsmhdr.reserved2 = 0;
+		prefix = sizeof(dsmhdr);
+	}
+	if (len + prefix > WIND_MAX_MSG)
+		return -EMSGSIZE;
 
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	__skb_queue_head_init(&frags);
@@ -420,7 +434,8 @@ lookup:
 		}
 	}
 	mss = peer->mss;
-	nfrags = len ? DIV_ROUND_UP(len, mss) : 1;
+	total = len + prefix;
+	nfrags = total ? DIV_ROUND_UP(total, mss) : 1;
 	need = nfrags * SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
 	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf)) {
 		err = -EMSGSIZE;
@@ -440,10 +455,13 @@ lookup:
 	flags = type == WIND_ASYNC_RELIABLE ? 0 : WIND_F_ORDERED;
 	if (type == WIND_SYNC_ORDERED)
 		flags |= WIND_F_SYNC;
+	if (prefix)
+		flags |= WIND_F_DSM;
 	for (i = 0, done = 0; i < nfrags; i++) {
-		unsigned int size = min_t(size_t, len - done, mss);
+		unsigned int size = min_t(size_t, total - done, mss);
+		unsigned int pre = i ? 0 : prefix;
 		struct wind_skb_cb *cb;
-		__wsum csum = 0;
+		__wsum csum = 0, ucsum = 0;
 
 		skb = alloc_skb(WIND_HEADROOM + size, sk->sk_allocation);
 		if (!skb) {
@@ -452,17 +470,22 @@ lookup:
 		}
 		skb_reserve(skb, WIND_HEADROOM);
 		__skb_queue_tail(&frags, skb);
-		if (!csum_and_copy_from_iter_full(skb_put(skb, size), size,
-						  &csum, &msg->msg_iter)) {
+		if (pre)
+			csum = csum_partial(skb_put_data(skb, &dsmhdr, pre),
+					    pre, 0);
+		if (!csum_and_copy_from_iter_full(skb_put(skb, size - pre),
+						  size - pre, &ucsum,
+						  &msg->msg_iter)) {
 			err = -EFAULT;
 			goto out;
 		}
+		csum = csum_block_add(csum, ucsum, pre);
 		cb = WIND_SKB_CB(skb);
 		memset(cb, 0, sizeof(*cb));
 		cb->seq = peer->write_seq + i;
 		cb->frag = i;
 		cb->nfrags = nfrags;
-		cb->msg_len = len;
+		cb->msg_len = total;
 		cb->flags = flags;
 		cb->csum = csum;
 		done += size;

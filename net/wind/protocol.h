@@ -25,6 +25,7 @@
 #include <linux/timer.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
+#include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/netns/generic.h>
 #include <uapi/linux/wind.h>
@@ -34,7 +35,9 @@
 #define WIND_HLEN		sizeof(struct windhdr)
 #define WIND_DATA_HLEN		(WIND_HLEN + sizeof(struct wind_datahdr))
 #define WIND_MAX_HLEN		(WIND_DATA_HLEN + sizeof(struct wind_dsmhdr))
-#define WIND_MAX_NAKS		4
+#define WIND_MAX_NAKS		16
+#define WIND_F_ALL		(WIND_F_ACKREQ | WIND_F_ORDERED | WIND_F_SYNC | \
+				 WIND_F_DSM | WIND_F_SYN)
 #define WIND_ACK_LEN(n)		(WIND_HLEN + sizeof(struct wind_ackhdr) + \
 				 (n) * sizeof(struct wind_nak))
 /* Hard cap on one message; the socket buffers bound it further. */
@@ -57,6 +60,8 @@ enum wind_mib_field {
 	WIND_MIB_IN_ERR_WINDOW,
 	WIND_MIB_IN_ERR_TAG,
 	WIND_MIB_IN_REFUSED,
+	WIND_MIB_IN_DSM_WRITES,
+	WIND_MIB_IN_DSM_BYTES,
 	WIND_MIB_OUT_PACKETS,
 	WIND_MIB_OUT_MESSAGES,
 	WIND_MIB_OUT_ACKS,
@@ -178,6 +183,7 @@ struct wind_sock {
 	unsigned int starved;		/* peers we advertised a small window */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
+	struct xarray regions;		/* id -> wind_region_k, socket lock */
 };
 
 static inline struct wind_sock *wind_sk(const struct sock *sk)
@@ -269,6 +275,13 @@ void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
 void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 		  const struct wind_nak *naks, unsigned int nnaks);
+
+/* dsm.c */
+int wind_region_add(struct sock *sk, const struct wind_region *reg);
+int wind_region_del(struct sock *sk, u32 id);
+void wind_regions_destroy(struct sock *sk);
+int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
+		     u32 *written);
 
 /* netns.c */
 int wind_netns_init(void);

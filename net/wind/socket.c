@@ -26,6 +26,7 @@ static int wind_init_sock(struct sock *sk)
 	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
 		INIT_HLIST_HEAD(&ws->peers[i]);
 	timer_setup(&ws->gc_timer, wind_peers_gc, 0);
+	xa_init(&ws->regions);
 	/* the receive path finds sockets under RCU */
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	/* messages are split at the path MTU, never fragmented by IP */
@@ -78,6 +79,7 @@ static void wind_close(struct sock *sk, long timeout)
 	/* what we received is delivered: say so before we go */
 	flush_acks(ws);
 	wind_peers_destroy(sk);
+	wind_regions_destroy(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
 	release_sock(sk);
 	sk_common_release(sk);
@@ -116,7 +118,9 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
 {
 	struct wind_sock *ws = wind_sk(sk);
-	int val;
+	struct wind_region reg;
+	u32 id;
+	int val, err;
 
 	if (level != SOL_WIND)
 		return ip_setsockopt(sk, level, optname, optval, optlen);
@@ -130,8 +134,23 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 			return -EFAULT;
 		break;
 	case WIND_REGION_ADD:
+		if (optlen != sizeof(reg))
+			return -EINVAL;
+		if (copy_from_sockptr(&reg, optval, sizeof(reg)))
+			return -EFAULT;
+		lock_sock(sk);
+		err = wind_region_add(sk, &reg);
+		release_sock(sk);
+		return err;
 	case WIND_REGION_DEL:
-		return -EOPNOTSUPP;
+		if (optlen != sizeof(id))
+			return -EINVAL;
+		if (copy_from_sockptr(&id, optval, sizeof(id)))
+			return -EFAULT;
+		lock_sock(sk);
+		err = wind_region_del(sk, id);
+		release_sock(sk);
+		return err;
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -238,7 +257,8 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 {
 	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
 	struct sk_buff *skb;
-	int err, copied;
+	struct wind_dsm dsm;
+	int err, copied, off = 0;
 
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
@@ -248,12 +268,18 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	skb = skb_recv_datagram(sk, flags, &err);
 	if (!skb)
 		return err;
-	copied = skb->len;
+	/* Header Through: a wind_dsm record precedes the header */
+	if (WIND_SKB_CB(skb)->flags & WIND_F_DSM) {
+		off = sizeof(dsm);
+		skb_copy_bits(skb, 0, &dsm, sizeof(dsm));
+		put_cmsg(msg, SOL_WIND, WIND_CMSG_DSM, sizeof(dsm), &dsm);
+	}
+	copied = skb->len - off;
 	if (copied > len) {
 		copied = len;
 		msg->msg_flags |= MSG_TRUNC;
 	}
-	err = skb_copy_datagram_msg(skb, 0, msg, copied);
+	err = skb_copy_datagram_msg(skb, off, msg, copied);
 	if (err) {
 		skb_free_datagram(sk, skb);
 		return err;
@@ -267,7 +293,7 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 		*addr_len = sizeof(*sin);
 	}
 	if (flags & MSG_TRUNC)
-		copied = skb->len;
+		copied = skb->len - off;
 	skb_free_datagram(sk, skb);
 	if (READ_ONCE(wind_sk(sk)->starved) && !(flags & MSG_PEEK))
 		window_update(sk);
@@ -294,6 +320,8 @@ static int wind_ioctl(struct socket *sock, unsigned int cmd,
 		spin_lock_bh(&sk->sk_receive_queue.lock);
 		skb = skb_peek(&sk->sk_receive_queue);
 		amount = skb ? skb->len : 0;
+		if (skb && (WIND_SKB_CB(skb)->flags & WIND_F_DSM))
+			amount -= sizeof(struct wind_dsm);
 		spin_unlock_bh(&sk->sk_receive_queue.lock);
 		return put_user(amount, (int __user *)arg);
 	}

@@ -65,6 +65,7 @@ struct wind_dsm {
 	__u32 data_len;	/* on receive: payload bytes written into the region */
 };
 
+/* Diff runs are in the sender's (= the cluster's) byte order. */
 struct wind_diff_run {
 	__u32 off;	/* relative to wind_dsm.offset */
 	__u32 len;	/* followed by len bytes of data */
@@ -89,7 +90,7 @@ enum wind_pkt_type {
 #define WIND_F_ACKREQ		0x01	/* acknowledge at once */
 #define WIND_F_ORDERED		0x02	/* message is ordered (async or sync) */
 #define WIND_F_SYNC		0x04	/* sender sleeps until acknowledged */
-#define WIND_F_DSM		0x08	/* first fragment carries wind_dsmhdr */
+#define WIND_F_DSM		0x08	/* payload starts with struct wind_dsmhdr */
 #define WIND_F_SYN		0x10	/* sender's peer state is new: seq may jump */
 
 struct windhdr {
@@ -120,7 +121,8 @@ struct wind_dsmhdr {
 	__be32	region;
 	__be64	offset;
 	__be64	key;
-	__be32	hdr_len;
+	__be32	hdr_len;	/* leading message bytes that are the header */
+	__be32	reserved2;	/* 0 */
 };
 
 #define WIND_SACK_BITS		64

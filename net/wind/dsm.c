@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * S-DSM delivery: registered regions and the modes that write a message's
+ * data straight into them (Direct Map, Header Through and their diff
+ * variants).
+ *
+ * A region's pages are pinned (FOLL_LONGTERM) at WIND_REGION_ADD and
+ * charged to RLIMIT_MEMLOCK; they are written from the receive path with
+ * kmap_local_page() under the socket lock, the same lock WIND_REGION_DEL
+ * and close() take before unpinning: once they return, no write to the
+ * region can be in progress or start.  A sender can write only inside a
+ * region whose id and 64-bit key it presents; every range and diff run is
+ * checked before the first byte is written.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <crypto/algapi.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/* Largest region: a bound on pinned memory per registration. */
+#define WIND_REGION_MAX		(1ULL << 30)
+
+struct wind_region_k {
+	u32 id;
+	u64 key;
+	unsigned long uaddr;
+	u64 len;
+	unsigned long npages;
+	struct page **pages;
+	struct mm_struct *mm;		/* charged for the pinned pages */
+};
+
+static void region_free(struct wind_region_k *r)
+{
+	unpin_user_pages_dirty_lock(r->pages, r->npages, true);
+	account_locked_vm(r->mm, r->npages, false);
+	mmdrop(r->mm);
+	kvfree(r->pages);
+	kfree(r);
+}
+
+static bool region_overlaps(struct wind_sock *ws, unsigned long addr, u64 len)
+{
+	struct wind_region_k *r;
+	unsigned long id;
+
+	xa_for_each(&ws->regions, id, r)
+		if (addr < r->uaddr + r->len && r->uaddr < addr + len)
+			return true;
+	return false;
+}
+
+/**
+ * wind_region_add() - WIND_REGION_ADD: pin and register a region
+ * @sk: the socket, locked
+ * @reg: the request, copied from userspace
+ *
+ * Return: 0; -EINVAL for a bad address, length, flags or an overlap,
+ * -EEXIST for a taken id, -ENOMEM over RLIMIT_MEMLOCK, -EFAULT for
+ * memory that cannot be pinned writable.
+ */
+int wind_region_add(struct sock *sk, const struct wind_region *reg)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_region_k *r;
+	unsigned long npages;
+	int pinned, err;
+
+	sock_owned_by_me(sk);
+	if (reg->flags || !reg->len || !PAGE_ALIGNED(reg->addr) ||
+	    !PAGE_ALIGNED(reg->len) || reg->len > WIND_REGION_MAX ||
+	    reg->addr + reg->len < reg->addr)
+		return -EINVAL;
+	if (xa_load(&ws->regions, reg->id))
+		return -EEXIST;
+	if (region_overlaps(ws, reg->addr, reg->len))
+		return -EINVAL;
+
+	npages = reg->len >> PAGE_SHIFT;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->pages = kvmalloc_array(npages, sizeof(*r->pages), GFP_KERNEL);
+	if (!r->pages) {
+		err = -ENOMEM;
+		goto err_pages;
+	}
+	r->mm = current->mm;
+	mmgrab(r->mm);
+	err = account_locked_vm(r->mm, npages, true);
+	if (err)
+		goto err_account;
+	pinned = pin_user_pages_fast(reg->addr, npages,
+				     FOLL_WRITE | FOLL_LONGTERM, r->pages);
+	if (pinned != npages) {
+		if (pinned > 0)
+			unpin_user_pages(r->pages, pinned);
+		err = pinned < 0 ? pinned : -EFAULT;
+		goto err_pin;
+	}
+	r->id = reg->id;
+	r->key = reg->key;
+	r->uaddr = reg->addr;
+	r->len = reg->len;
+	r->npages = npages;
+	err = xa_insert(&ws->regions, r->id, r, GFP_KERNEL);
+	if (err) {
+		unpin_user_pages(r->pages, npages);
+		goto err_pin;
+	}
+	return 0;
+
+err_pin:
+	account_locked_vm(r->mm, npages, false);
+err_account:
+	mmdrop(r->mm);
+	kvfree(r->pages);
+err_pages:
+	kfree(r);
+	return err;
+}
+
+/**
+ * wind_region_del() - WIND_REGION_DEL: unregister and unpin a region
+ * @sk: the socket, locked: no receive-path write is in progress
+ * @id: the region id
+ *
+ * Return: 0 or -ENOENT.
+ */
+int wind_region_del(struct sock *sk, u32 id)
+{
+	struct wind_region_k *r;
+
+	sock_owned_by_me(sk);
+	r = xa_erase(&wind_sk(sk)->regions, id);
+	if (!r)
+		return -ENOENT;
+	region_free(r);
+	return 0;
+}
+
+/**
+ * wind_regions_destroy() - unpin every region of a closing socket
+ * @sk: the socket, locked
+ */
+void wind_regions_destroy(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_region_k *r;
+	unsigned long id;
+
+	xa_for_each(&ws->regions, id, r) {
+		xa_erase(&ws->regions, id);
+		region_free(r);
+	}
+	xa_destroy(&ws->regions);
+}
+
+/* Copy @len bytes at @skb_off of @skb to @off in @r: bounds checked. */
+static void region_write(struct wind_region_k *r, u64 off,
+			 const struct sk_buff *skb, int skb_off, u32 len)
+{
+	while (len) {
+		struct page *page = r->pages[off >> PAGE_SHIFT];
+		u32 poff = off & ~PAGE_MASK;
+		u32 n = min_t(u32, len, PAGE_SIZE - poff);
+		void *va = kmap_local_page(page);
+
+		WARN_ON_ONCE(skb_copy_bits(skb, skb_off, va + poff, n));
+		kunmap_local(va);
+		flush_dcache_page(page);
+		off += n;
+		skb_off += n;
+		len -= n;
+	}
+}
+
+/*
+ * Walk the runs of a diff: with @r NULL only check them, else apply.
+ * Returns 0, -EINVAL (malformed) or -ERANGE (leaves the region).
+ */
+static int diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
+		     const struct sk_buff *skb, int off, u32 len, u32 *written)
+{
+	struct wind_diff_run run;
+
+	*written = 0;
+	while (len) {
+		if (len < sizeof(run) ||
+		    skb_copy_bits(skb, off, &run, sizeof(run)))
+			return -EINVAL;
+		off += sizeof(run);
+		len -= sizeof(run);
+		if (run.len > len)
+			return -EINVAL;
+		if ((u64)run.off + run.len > rlen - base)
+			return -ERANGE;
+		if (r)
+			region_write(r, base + run.off, skb, off, run.len);
+		*written += run.len;
+		off += run.len;
+		len -= run.len;
+	}
+	return 0;
+}
+
+/**
+ * wind_dsm_deliver() - carry out the DSM mode of a reassembled message
+ * @peer: the sender, its socket locked
+ * @skb: the message: struct wind_dsmhdr, then header, then data
+ * @written: set to the data bytes written
+ *
+ * Return: 1 when the header must still be queued (Header Through and
+ * Header Diff: @skb then starts at the header, the wind_dsm record for
+ * recvmsg() is in front of it), 0 when the message is consumed, or a
+ * negative errno for a refusal (nothing was written).
+ */
+int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
+		     u32 *written)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	struct wind_dsmhdr dh;
+	struct wind_dsm *rec;
+	struct wind_region_k *r;
+	u32 hdr_len, data_len, region;
+	u64 offset, key;
+	int data_off, err;
+
+	if (skb_copy_bits(skb, 0, &dh, sizeof(dh)))
+		return -EINVAL;
+	hdr_len = ntohl(dh.hdr_len);
+	region = ntohl(dh.region);
+	offset = be64_to_cpu(dh.offset);
+	key = be64_to_cpu(dh.key);
+	if (dh.mode < WIND_DSM_DIRECT_MAP || dh.mode > WIND_DSM_HEADER_DIFF ||
+	    hdr_len > skb->len - sizeof(dh))
+		return -EINVAL;
+	data_off = sizeof(dh) + hdr_len;
+	data_len = skb->len - data_off;
+
+	r = xa_load(&ws->regions, region);
+	if (!r || crypto_memneq(&r->key, &key, sizeof(key)))
+		return -EACCES;
+	if (offset > r->len)
+		return -ERANGE;
+	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
+		err = diff_walk(NULL, offset, r->len, skb, data_off, data_len,
+				written);
+		if (err)
+			return err;
+		diff_walk(r, offset, r->len, skb, data_off, data_len, written);
+	} else {
+		if (data_len > r->len - offset)
+			return -ERANGE;
+		region_write(r, offset, skb, data_off, data_len);
+		*written = data_len;
+	}
+	if (dh.mode == WIND_DSM_DIRECT_MAP || dh.mode == WIND_DSM_DIRECT_DIFF)
+		return 0;
+
+	/* Header Through: keep the header, the record for recvmsg before it */
+	if (pskb_trim(skb, sizeof(dh) + hdr_len) ||
+	    skb_ensure_writable(skb, sizeof(struct wind_dsm)))
+		return -ENOMEM;
+	BUILD_BUG_ON(sizeof(struct wind_dsm) != sizeof(dh));
+	rec = (struct wind_dsm *)skb->data;
+	rec->mode = dh.mode;
+	rec->region = region;
+	rec->offset = offset;
+	rec->key = 0;		/* the receiver knows it; never echoed */
+	rec->hdr_len = hdr_len;
+	rec->data_len = *written;
+	return 1;
+}
