@@ -77,7 +77,28 @@ demo: deps all
 deps:
 	@$(CURDIR)/scripts/ensure-deps
 
-# --- style, sparse, kdoc: the module's targets go here ---------------------
+# --- style, sparse, kdoc: static checks of the module -----------------------
+
+WIND_KSRC := $(CURDIR)/build/ksrc/scripts
+WIND_KSOURCES := $(wildcard $(CURDIR)/net/wind/*.[ch]) $(CURDIR)/include/uapi/linux/wind.h
+
+# checkpatch --strict over every file of the module and its uapi header
+style:
+	@$(CURDIR)/scripts/kernel-tools-extract
+	$(WIND_KSRC)/checkpatch.pl --no-tree --strict --terse --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(WIND_KSOURCES)
+
+# sparse on every file (C=2 checks even up-to-date objects)
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules 2>&1 | tee build/sparse.log
+	@! grep -E "warning:|error:" build/sparse.log
+
+# kernel-doc comments of every function that has one must parse cleanly
+kdoc:
+	@$(CURDIR)/scripts/kernel-tools-extract
+	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.c)
+
+lint: style sparse kdoc
 
 
 # --- clean ------------------------------------------------------------------
@@ -95,4 +116,4 @@ endif
 	$(MAKE) -C selftests/wind clean
 	rm -rf build
 
-.PHONY: all module userspace selftests unit check vm demo deps clean
+.PHONY: style sparse kdoc lint all module userspace selftests unit check vm demo deps clean

@@ -36,8 +36,7 @@ static void drop_skb(struct wind_peer *peer, struct sk_buff *skb)
 	kfree_skb(skb);
 }
 
-/*
- * Take the fragments of the message starting at @start out of rq and
+/* Take the fragments of the message starting at @start out of rq and
  * queue them to the socket as one skb.  A message whose fragments are not
  * all there (its sender gave up on it, or it was partly refused) is
  * dropped.
@@ -69,8 +68,7 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 	}
 	if (!count)
 		return;
-	/*
-	 * The head's shared info (frag_list) and, for Header Through, its
+	/* The head's shared info (frag_list) and, for Header Through, its
 	 * data are ours to change only once unshared: on a veth the packet
 	 * is still the sender's clone.
 	 */
@@ -152,8 +150,7 @@ static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
 }
 
-/*
- * Room for a packet?  An in-order packet may take the buffer up to twice
+/* Room for a packet?  An in-order packet may take the buffer up to twice
  * its size when the out-of-order ones are gone: a message that fits the
  * buffer by its bytes must be able to complete despite per-packet
  * overhead, else both ends would wait for each other.

@@ -23,7 +23,7 @@
 #include "protocol.h"
 
 /* Largest region: a bound on pinned memory per registration. */
-#define WIND_REGION_MAX		(1ULL << 30)
+#define WIND_REGION_MAX		BIT_ULL(30)
 
 struct wind_region_k {
 	u32 id;
@@ -180,8 +180,7 @@ static void region_write(struct wind_region_k *r, u64 off,
 	}
 }
 
-/*
- * Walk the runs of a diff: with @r NULL only check them, else apply.
+/* Walk the runs of a diff: with @r NULL only check them, else apply.
  * Returns 0, -EINVAL (malformed) or -ERANGE (leaves the region).
  */
 static int diff_walk(struct wind_region_k *r, u64 base, u64 rlen,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The receive path: validate a packet without trusting any field, find
- * its socket and peer, handle incarnations, then pass the acknowledgement
+ * its socket and peer, handle incarnations, then pass the acknowledgment
  * part to timer.c and the data to deliver.c.  ICMP errors for packets we
  * sent arrive here too.
  */
@@ -27,8 +27,7 @@ static unsigned int type_hlen(u8 type)
 	return 0;
 }
 
-/*
- * Check everything the locked path relies on.  Returns the counter to
+/* Check everything the locked path relies on.  Returns the counter to
  * bump on failure, or WIND_MIB_MAX when the packet is well formed.
  */
 static enum wind_mib_field validate(struct sk_buff *skb)
@@ -150,8 +149,7 @@ static void oldest_rcv(struct wind_peer *peer, u32 oldest, u8 flags)
 			peer->refused[n++] = peer->refused[i];
 	peer->nrefused = n;
 
-	/*
-	 * A new peer state of the sender starts at a random seq: far
+	/* A new peer state of the sender starts at a random seq: far
 	 * behind what we expect, it is a new stream, not a late packet.
 	 */
 	if ((flags & WIND_F_SYN) &&

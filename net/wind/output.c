@@ -3,7 +3,7 @@
  * The send path: sendmsg() splits a message into packets of the path MTU
  * and queues them on the peer's write queue in one piece; wind_push()
  * transmits what the peer's window allows; every packet carries our
- * cumulative acknowledgement and window.  Pure ACKs and RESETs too.
+ * cumulative acknowledgment and window.  Pure ACKs and RESETs too.
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>

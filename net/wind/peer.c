@@ -12,7 +12,6 @@
 #include <net/route.h>
 #include <net/sock.h>
 
-#include "compat.h"
 #include "protocol.h"
 
 /* A flood of spoofed sources must not grow a socket without bound. */
@@ -64,7 +63,7 @@ int wind_peer_route(struct wind_peer *peer)
 	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
 				   peer->saddr ? peer->saddr : inet->inet_saddr,
 				   peer->dport, inet->inet_sport, IPPROTO_WIND,
-				   wind_sk_rt_tos(sk), sk->sk_bound_dev_if);
+				   ip_sock_rt_tos(sk), sk->sk_bound_dev_if);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
 	if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
@@ -202,8 +201,7 @@ void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 	sk_error_report(sk);
 }
 
-/*
- * Fail every message queued to the peer.  Returns how many of them no
+/* Fail every message queued to the peer.  Returns how many of them no
  * sync sender is waiting for: those are reported on the error queue.
  */
 static u32 fail_write_queue(struct wind_peer *peer, int err)

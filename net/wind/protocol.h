@@ -191,8 +191,7 @@ static inline struct wind_sock *wind_sk(const struct sock *sk)
 	return (struct wind_sock *)sk;
 }
 
-/*
- * Control block of a queued skb.  Send side: the message fragment
+/* Control block of a queued skb.  Send side: the message fragment
  * described; receive side: where it came from and which fragment it is.
  */
 struct wind_skb_cb {

@@ -32,8 +32,7 @@ static inline bool wind_seq_in(u32 s, u32 a, u32 n)
 	return s - a < n;
 }
 
-/*
- * The receive table: which sequence numbers in [base, base + WIND_RT_BITS)
+/* The receive table: which sequence numbers in [base, base + WIND_RT_BITS)
  * have arrived.  It is a ring of bits indexed by seq modulo the size, so
  * advancing the base costs one bit clear per seq and the table never
  * grows: everything before base has arrived, everything at or after
@@ -122,8 +121,7 @@ static inline u64 wind_rt_sack(const struct wind_rtable *rt)
 	return sack;
 }
 
-/*
- * RTO estimator (RFC 6298): srtt and rttvar in microseconds, Karn's rule
+/* RTO estimator (RFC 6298): srtt and rttvar in microseconds, Karn's rule
  * is the caller's (samples only from packets sent once).
  */
 struct wind_rtt {

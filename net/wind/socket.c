@@ -57,8 +57,7 @@ static void flush_acks(struct wind_sock *ws)
 				wind_send_ack(peer);
 }
 
-/*
- * close() flushes: it waits until every queued message is acknowledged or
+/* close() flushes: it waits until every queued message is acknowledged or
  * its peer declared unreachable.  SO_LINGER bounds the wait (0: discard at
  * once); a signal ends it.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-peer timers and the sender's side of acknowledgements: the
+ * Per-peer timers and the sender's side of acknowledgments: the
  * retransmission timer (which is also the zero-window probe), the
- * delayed-ACK timer, RTT sampling, selective acknowledgement, fast
+ * delayed-ACK timer, RTT sampling, selective acknowledgment, fast
  * retransmission and the retry budget after which a peer is unreachable.
  *
  * An armed timer holds a reference on its peer.  A callback that finds
@@ -95,8 +95,7 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer_timer_stop(peer, &peer->delack_timer);
 }
 
-/*
- * Go back N: resend everything in flight the peer has not reported.  The
+/* Go back N: resend everything in flight the peer has not reported.  The
  * reports are forgotten: a receiver short of memory may have dropped what
  * it reported, and the next timeout resends those too.
  */
@@ -268,7 +267,7 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack)
 }
 
 /**
- * wind_ack_rcv() - process the acknowledgement part of a packet
+ * wind_ack_rcv() - process the acknowledgment part of a packet
  * @peer: the peer it came from, its socket locked
  * @ack: every seq before it arrived
  * @window: packets the peer can still take after @ack
