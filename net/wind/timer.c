@@ -67,10 +67,13 @@ void wind_rtx_timer_stop(struct wind_peer *peer)
  */
 void wind_delack_timer_arm(struct wind_peer *peer)
 {
+	unsigned long delay;
+
 	if (timer_pending(&peer->delack_timer))
 		return;
-	peer_timer_arm(peer, &peer->delack_timer, jiffies +
-		       msecs_to_jiffies(WIND_PARAM(peer->sk, delack_ms)));
+	/* a one-jiffy timer may fire at once: wait at least a whole jiffy */
+	delay = max(msecs_to_jiffies(WIND_PARAM(peer->sk, delack_ms)), 2UL);
+	peer_timer_arm(peer, &peer->delack_timer, jiffies + delay);
 }
 
 /**
