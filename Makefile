@@ -100,6 +100,12 @@ kdoc:
 
 lint: style sparse kdoc
 
+# The packet fuzzer at full strength (make check runs it with 20000)
+WIND_FUZZ_PACKETS ?= 1000000
+fuzz: deps all
+	$(CURDIR)/scripts/vm $(VMFLAGS) --env WIND_FUZZ_PACKETS=$(WIND_FUZZ_PACKETS) \
+		-- $(CURDIR)/selftests/wind/wind_fuzz
+
 
 # --- clean ------------------------------------------------------------------
 
@@ -116,4 +122,4 @@ endif
 	$(MAKE) -C selftests/wind clean
 	rm -rf build
 
-.PHONY: style sparse kdoc lint all module userspace selftests unit check vm demo deps clean
+.PHONY: style sparse kdoc lint fuzz all module userspace selftests unit check vm demo deps clean
