@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libwind over a real Wind between two namespaces: every helper of
+ * userspace/lib (see libwind(3)) against what the socket API says it
+ * stands for.  The library's sources are compiled in here (the selftest
+ * Makefile links no extra library); wind_install.sh links a program
+ * against the installed libwind.so instead.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/errqueue.h>
+
+#include "../../userspace/lib/socket.c"
+#include "../../userspace/lib/diff.c"
+#include "lib.h"
+/* The 6.1 harness and its TEST() macros leave parameters unused */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+
+#define PORT_RX		7600
+#define PAGE		4096
+
+static int sockopt_int(int fd, int level, int name)
+{
+	socklen_t len = sizeof(int);
+	int v = -12345;
+
+	if (getsockopt(fd, level, name, &v, &len) < 0)
+		return -errno;
+	return v;
+}
+
+/* wind_socket() in namespace ns */
+static int lib_socket_in(const char *ns, int flags)
+{
+	int fd;
+
+	if (wind_netns_enter(ns) < 0)
+		return -1;
+	fd = wind_socket(flags);
+	wind_netns_leave();
+	return fd;
+}
+
+TEST(socket_flags)
+{
+	int fd;
+
+	fd = wind_socket(0);
+	ASSERT_LE(0, fd) TH_LOG("wind_socket: %s", strerror(errno));
+	EXPECT_EQ(SOCK_WIND, sockopt_int(fd, SOL_SOCKET, SO_TYPE));
+	EXPECT_EQ(IPPROTO_WIND, sockopt_int(fd, SOL_SOCKET, SO_PROTOCOL));
+	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_NONBLOCK);
+	EXPECT_EQ(0, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(0, wind_port(fd));		/* not bound yet */
+	close(fd);
+
+	fd = wind_socket(SOCK_NONBLOCK | SOCK_CLOEXEC | WIND_SOCK_BIND);
+	ASSERT_LE(0, fd);
+	EXPECT_NE(0, fcntl(fd, F_GETFL) & O_NONBLOCK);
+	EXPECT_NE(0, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_LT(0, wind_port(fd));		/* an ephemeral port */
+	close(fd);
+
+	errno = 0;
+	EXPECT_EQ(-1, wind_socket(0x100));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, wind_port(-1));
+	EXPECT_EQ(EBADF, errno);
+}
+
+FIXTURE(pair) {
+	int tx, rx;
+	struct sockaddr_in to;		/* rx as tx sees it */
+	int tx_port;
+};
+
+FIXTURE_SETUP(pair)
+{
+	ASSERT_EQ(0, wind_topo_setup(2));
+	self->tx = lib_socket_in(wind_ns(0), WIND_SOCK_BIND);
+	self->rx = lib_socket_in(wind_ns(1), 0);
+	ASSERT_LE(0, self->tx);
+	ASSERT_LE(0, self->rx);
+	ASSERT_EQ(0, wind_bind(self->rx, PORT_RX)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(PORT_RX, wind_port(self->rx));
+	self->tx_port = wind_port(self->tx);
+	ASSERT_LT(0, self->tx_port);
+	wind_sin(&self->to, wind_node_addr(1), PORT_RX);
+}
+
+FIXTURE_TEARDOWN(pair)
+{
+	close(self->tx);
+	close(self->rx);
+	wind_topo_teardown();
+}
+
+TEST_F(pair, bind_conflict)
+{
+	int fd = lib_socket_in(wind_ns(1), 0);
+
+	ASSERT_LE(0, fd);
+	errno = 0;
+	EXPECT_EQ(-1, wind_bind(fd, PORT_RX));
+	EXPECT_EQ(EADDRINUSE, errno);
+	close(fd);
+}
+
+TEST_F(pair, send_each_type_recv_exact)
+{
+	static const enum wind_msgtype types[] = {
+		WIND_ASYNC_ORDERED, WIND_ASYNC_RELIABLE, WIND_SYNC_ORDERED,
+	};
+	char buf[6000], want[6000];
+	struct sockaddr_in from;
+	struct wind_dsm dsm;
+	bool seen[3] = { false };
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < 3; i++) {
+		wind_fill(want, sizeof(want), i);
+		want[0] = (char)i;
+		EXPECT_EQ((ssize_t)sizeof(want),
+			  wind_send(self->tx, &self->to, want, sizeof(want), types[i]))
+			TH_LOG("type %d: %s", types[i], strerror(errno));
+	}
+	for (i = 0; i < 3; i++) {
+		ASSERT_NE(0, wind_poll(self->rx, POLLIN, 10000) & POLLIN);
+		memset(&dsm, 0x77, sizeof(dsm));
+		memset(&from, 0x77, sizeof(from));
+		n = wind_recv(self->rx, buf, sizeof(buf), &from, &dsm);
+		ASSERT_EQ((ssize_t)sizeof(buf), n);
+		ASSERT_LE(0, buf[0]);
+		ASSERT_GT(3, buf[0]);
+		EXPECT_FALSE(seen[(int)buf[0]]);
+		seen[(int)buf[0]] = true;
+		wind_fill(want, sizeof(want), buf[0]);
+		want[0] = buf[0];
+		EXPECT_EQ(0, memcmp(buf, want, sizeof(buf)));
+		EXPECT_EQ(AF_INET, from.sin_family);
+		EXPECT_EQ(wind_node_addr(0), from.sin_addr.s_addr);
+		EXPECT_EQ(self->tx_port, ntohs(from.sin_port));
+		/* an ordinary message: Message Through, nothing else */
+		EXPECT_EQ(WIND_DSM_MESSAGE_THROUGH, dsm.mode);
+		EXPECT_EQ(0, dsm.region);
+		EXPECT_EQ(0, dsm.offset);
+		EXPECT_EQ(0, dsm.hdr_len);
+		EXPECT_EQ(0, dsm.data_len);
+	}
+
+	errno = 0;
+	EXPECT_EQ(-1, wind_send(self->tx, &self->to, "x", 1, (enum wind_msgtype)7));
+	EXPECT_EQ(EINVAL, errno);
+	/* NULL destination: the connected peer, or EDESTADDRREQ */
+	errno = 0;
+	EXPECT_EQ(-1, wind_send(self->tx, NULL, "x", 1, WIND_ASYNC_ORDERED));
+	EXPECT_EQ(EDESTADDRREQ, errno);
+	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->to, sizeof(self->to)));
+	EXPECT_EQ(3, wind_send(self->tx, NULL, "abc", 3, WIND_SYNC_ORDERED));
+	n = wind_recv(self->rx, buf, sizeof(buf), NULL, NULL);
+	EXPECT_EQ(3, n);
+	EXPECT_EQ(0, memcmp(buf, "abc", 3));
+}
+
+TEST_F(pair, recv_reports_truncation)
+{
+	char big[3000], small[100];
+	struct sockaddr_in from;
+	ssize_t n;
+
+	wind_fill(big, sizeof(big), 42);
+	ASSERT_EQ((ssize_t)sizeof(big),
+		  wind_send(self->tx, &self->to, big, sizeof(big), WIND_SYNC_ORDERED));
+	ASSERT_EQ(3, wind_send(self->tx, &self->to, "end", 3, WIND_SYNC_ORDERED));
+	n = wind_recv(self->rx, small, sizeof(small), &from, NULL);
+	EXPECT_EQ((ssize_t)sizeof(big), n);	/* the whole length */
+	EXPECT_EQ(0, memcmp(small, big, sizeof(small)));
+	n = wind_recv(self->rx, small, sizeof(small), NULL, NULL);
+	EXPECT_EQ(3, n);			/* the rest was discarded */
+	EXPECT_EQ(0, memcmp(small, "end", 3));
+	/* non-blocking and empty */
+	fcntl(self->rx, F_SETFL, O_NONBLOCK);
+	errno = 0;
+	EXPECT_EQ(-1, wind_recv(self->rx, small, sizeof(small), NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(pair, msgtype_default)
+{
+	char buf[16];
+
+	EXPECT_EQ(WIND_ASYNC_ORDERED, wind_get_msgtype(self->tx));
+	ASSERT_EQ(0, wind_set_msgtype(self->tx, WIND_SYNC_ORDERED));
+	EXPECT_EQ(WIND_SYNC_ORDERED, wind_get_msgtype(self->tx));
+	ASSERT_EQ(0, wind_set_msgtype(self->tx, WIND_ASYNC_RELIABLE));
+	EXPECT_EQ(WIND_ASYNC_RELIABLE, wind_get_msgtype(self->tx));
+	errno = 0;
+	EXPECT_EQ(-1, wind_set_msgtype(self->tx, (enum wind_msgtype)3));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(WIND_ASYNC_RELIABLE, wind_get_msgtype(self->tx));
+	/* WIND_ASYNC_ORDERED adds no flag: the default (now reliable) applies */
+	EXPECT_EQ(2, wind_send(self->tx, &self->to, "ok", 2, WIND_ASYNC_ORDERED));
+	EXPECT_EQ(2, wind_recv(self->rx, buf, sizeof(buf), NULL, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, wind_get_msgtype(-1));
+	EXPECT_EQ(EBADF, errno);
+}
+
+TEST_F(pair, send_dsm_message_through)
+{
+	struct wind_dsm dsm = { .mode = WIND_DSM_MESSAGE_THROUGH, .region = 5,
+				.offset = 4096, .key = 99 };
+	char hdr[24], data[5000], buf[8000];
+	struct wind_dsm got;
+	ssize_t n;
+
+	wind_fill(hdr, sizeof(hdr), 1);
+	wind_fill(data, sizeof(data), 2);
+	ASSERT_EQ((ssize_t)(sizeof(hdr) + sizeof(data)),
+		  wind_send_dsm(self->tx, &self->to, hdr, sizeof(hdr), data,
+				sizeof(data), &dsm)) TH_LOG("%s", strerror(errno));
+	n = wind_recv(self->rx, buf, sizeof(buf), NULL, &got);
+	ASSERT_EQ((ssize_t)(sizeof(hdr) + sizeof(data)), n);
+	EXPECT_EQ(0, memcmp(buf, hdr, sizeof(hdr)));
+	EXPECT_EQ(0, memcmp(buf + sizeof(hdr), data, sizeof(data)));
+	EXPECT_EQ(WIND_DSM_MESSAGE_THROUGH, got.mode);
+	errno = 0;
+	EXPECT_EQ(-1, wind_send_dsm(self->tx, &self->to, hdr, sizeof(hdr), data,
+				    sizeof(data), NULL));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * The S-DSM modes through libwind: Direct Map, Header Through and Header
+ * Diff with a diff from wind_diff_encode, and the refusals.  Skipped
+ * while the module answers WIND_REGION_ADD with EOPNOTSUPP.
+ */
+TEST_F(pair, dsm_modes_through_libwind)
+{
+	struct wind_dsm dsm = { .region = 1, .key = 0x5eedULL };
+	unsigned char *region, page[PAGE], twin[PAGE], diff[WIND_DIFF_MAX(PAGE)];
+	unsigned char data[1000], hdr[16], buf[PAGE];
+	static unsigned char snap[4 * PAGE];
+	struct wind_dsm got;
+	size_t dlen;
+	ssize_t n;
+
+	region = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, region);
+	memset(region, 0, 4 * PAGE);
+	if (wind_region_add(self->rx, region, 4 * PAGE, 1, 0x5eedULL) < 0) {
+		if (errno == EOPNOTSUPP)
+			SKIP(munmap(region, 4 * PAGE); return,
+			     "WIND_REGION_ADD: EOPNOTSUPP from this wind.ko");
+		ASSERT_EQ(0, errno) TH_LOG("wind_region_add: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, wind_set_msgtype(self->tx, WIND_SYNC_ORDERED));
+
+	/* Direct Map: the data lands at region + offset, nothing is queued */
+	wind_fill(data, sizeof(data), 9);
+	dsm.mode = WIND_DSM_DIRECT_MAP;
+	dsm.offset = PAGE + 100;
+	ASSERT_EQ((ssize_t)sizeof(data),
+		  wind_send_dsm(self->tx, &self->to, NULL, 0, data, sizeof(data), &dsm))
+		TH_LOG("direct map: %s", strerror(errno));
+	EXPECT_EQ(0, memcmp(region + PAGE + 100, data, sizeof(data)));
+	EXPECT_EQ(0, region[PAGE + 99]);
+	EXPECT_EQ(0, region[PAGE + 100 + sizeof(data)]);
+	EXPECT_EQ(0, wind_poll(self->rx, POLLIN, 0));
+
+	/* Header Through: data written, only the header queued */
+	wind_fill(hdr, sizeof(hdr), 10);
+	wind_fill(data, sizeof(data), 11);
+	dsm.mode = WIND_DSM_HEADER_THROUGH;
+	dsm.offset = 0;
+	ASSERT_EQ((ssize_t)(sizeof(hdr) + sizeof(data)),
+		  wind_send_dsm(self->tx, &self->to, hdr, sizeof(hdr), data,
+				sizeof(data), &dsm));
+	n = wind_recv(self->rx, buf, sizeof(buf), NULL, &got);
+	EXPECT_EQ((ssize_t)sizeof(hdr), n);
+	EXPECT_EQ(0, memcmp(buf, hdr, sizeof(hdr)));
+	EXPECT_EQ(WIND_DSM_HEADER_THROUGH, got.mode);
+	EXPECT_EQ(1, got.region);
+	EXPECT_EQ(0, got.offset);
+	EXPECT_EQ(sizeof(hdr), got.hdr_len);
+	EXPECT_EQ(sizeof(data), got.data_len);
+	EXPECT_EQ(0, memcmp(region, data, sizeof(data)));
+
+	/* Header Diff: a diff of page 2 made by wind_diff_encode */
+	memcpy(twin, region + 2 * PAGE, PAGE);
+	memcpy(page, twin, PAGE);
+	page[0] = 1;
+	memset(page + 1000, 0xab, 50);
+	page[PAGE - 1] = 2;
+	dlen = wind_diff_encode(page, twin, PAGE, diff);
+	ASSERT_EQ(3 * sizeof(struct wind_diff_run) + 1 + 50 + 1, dlen);
+	dsm.mode = WIND_DSM_HEADER_DIFF;
+	dsm.offset = 2 * PAGE;
+	ASSERT_EQ((ssize_t)(sizeof(hdr) + dlen),
+		  wind_send_dsm(self->tx, &self->to, hdr, sizeof(hdr), diff, dlen, &dsm));
+	n = wind_recv(self->rx, buf, sizeof(buf), NULL, &got);
+	EXPECT_EQ((ssize_t)sizeof(hdr), n);
+	EXPECT_EQ(WIND_DSM_HEADER_DIFF, got.mode);
+	EXPECT_EQ(52, got.data_len);
+	EXPECT_EQ(0, memcmp(region + 2 * PAGE, page, PAGE));
+
+	/* Refusals: a sync send fails, nothing is written */
+	memcpy(snap, region, sizeof(snap));
+	dsm.mode = WIND_DSM_DIRECT_MAP;
+	dsm.offset = 0;
+	dsm.key = 1;
+	errno = 0;
+	EXPECT_EQ(-1, wind_send_dsm(self->tx, &self->to, NULL, 0, data, 10, &dsm));
+	EXPECT_EQ(EACCES, errno);
+	dsm.key = 0x5eedULL;
+	dsm.offset = 4 * PAGE - 5;
+	errno = 0;
+	EXPECT_EQ(-1, wind_send_dsm(self->tx, &self->to, NULL, 0, data, 10, &dsm));
+	EXPECT_EQ(ERANGE, errno);
+	EXPECT_EQ(0, memcmp(snap, region, sizeof(snap)));
+
+	/* Deleted: the region is unknown */
+	EXPECT_EQ(0, wind_region_del(self->rx, 1));
+	dsm.offset = 0;
+	errno = 0;
+	EXPECT_EQ(-1, wind_send_dsm(self->tx, &self->to, NULL, 0, data, 10, &dsm));
+	EXPECT_EQ(EACCES, errno);
+	errno = 0;
+	EXPECT_EQ(-1, wind_region_del(self->rx, 1));
+	EXPECT_NE(0, errno);
+	munmap(region, 4 * PAGE);
+}
+
+TEST_F(pair, recv_error_reports_a_closed_port)
+{
+	struct sockaddr_in closed;
+	struct wind_error err;
+	long long deadline;
+	unsigned int lost;
+	int r;
+
+	/* Nothing queued: EAGAIN, at once */
+	errno = 0;
+	EXPECT_EQ(-1, wind_recv_error(self->tx, &err));
+	EXPECT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, wind_set_recverr(self->tx, 1));
+	EXPECT_EQ(1, sockopt_int(self->tx, SOL_WIND, WIND_RECVERR));
+	/* Two async messages to a port nobody is bound to on node 1 */
+	wind_sin(&closed, wind_node_addr(1), PORT_RX + 1);
+	ASSERT_EQ(3, wind_send(self->tx, &closed, "one", 3, WIND_ASYNC_ORDERED));
+	ASSERT_EQ(3, wind_send(self->tx, &closed, "two", 3, WIND_ASYNC_ORDERED));
+	deadline = wind_now_ms() + 15000;
+	do {
+		r = wind_poll(self->tx, 0, 200);
+	} while (!(r & POLLERR) && wind_now_ms() < deadline);
+	ASSERT_NE(0, r & POLLERR) TH_LOG("no POLLERR within 15 s");
+	memset(&err, 0x77, sizeof(err));
+	ASSERT_EQ(0, wind_recv_error(self->tx, &err)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ECONNREFUSED, err.error);
+	EXPECT_EQ(SO_EE_ORIGIN_WIND, err.origin);
+	EXPECT_LE(1, err.lost);
+	EXPECT_GE(2, err.lost);
+	EXPECT_EQ(AF_INET, err.peer.sin_family);
+	EXPECT_EQ(wind_node_addr(1), err.peer.sin_addr.s_addr);
+	EXPECT_EQ(PORT_RX + 1, ntohs(err.peer.sin_port));
+	/* if the two were reported apart, the second report is there too */
+	lost = err.lost;
+	deadline = wind_now_ms() + 5000;
+	while (lost < 2 && wind_now_ms() < deadline) {
+		if (wind_recv_error(self->tx, &err) < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			usleep(10000);
+			continue;
+		}
+		EXPECT_EQ(ECONNREFUSED, err.error);
+		lost += err.lost;
+	}
+	EXPECT_EQ(2, lost);
+	/* turning WIND_RECVERR off empties the queue */
+	ASSERT_EQ(0, wind_set_recverr(self->tx, 0));
+	errno = 0;
+	EXPECT_EQ(-1, wind_recv_error(self->tx, &err));
+	EXPECT_EQ(EAGAIN, errno);
+	errno = 0;
+	EXPECT_EQ(-1, wind_recv_error(self->tx, NULL));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_HARNESS_MAIN
