@@ -12,9 +12,10 @@ set -euo pipefail
 PKGS=(
 	build-essential make gcc libc6-dev pkg-config
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
-	qemu-system-x86 busybox-static kmod cpio xz-utils
+	qemu-system-x86 busybox-static kmod cpio xz-utils zstd
 	iproute2 iputils-ping procps util-linux socat strace perl
 	python3 libnl-3-dev libnl-genl-3-dev sparse
+	man-db binutils
 )
 
 check_only=0
