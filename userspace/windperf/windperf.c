@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * windperf: Wind beside UDP and TCP, in the style of netperf/iperf3.
+ *
+ *   windperf -s -p PROTO [-P PORT] [-n N] [-b BYTES]
+ *   windperf -c HOST -p PROTO -t TEST [-P PORT] [-n N] [-r REPS] [-d SECS]
+ *            [-m SIZES] [-b BYTES] [-T MS] [-W SECS] [-j]
+ *
+ * PROTO is wind, udp or tcp; one code path serves all three: a message is
+ * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
+ * the payload for TCP (TCP_NODELAY, received through a buffer).  Every
+ * message starts with a 16-byte struct wp_hdr telling the server what to do.
+ *
+ * Tests (-t):
+ *   rtt    ping-pong, -m sizes (default 16,32,128,1024): time per exchange
+ *   sync   Wind only: sendmsg(MSG_WIND_SYNC) of -m bytes (default 32) to a
+ *          sink: time per send (it returns when the peer's kernel acked)
+ *   bulk   one-way messages of -m sizes (default 1024,8192,65536) for -d
+ *          seconds, then the server says what it received: goodput is the
+ *          bytes the receiver got over the time until it said so
+ *   rr     request 64 B, reply -m bytes (default 8192): a DSM page fetch
+ *   peers  ping-pong of -m bytes (default 32), round robin over -n server
+ *          ports (one client socket; TCP needs one connection per peer)
+ *   mem    Wind only: one socket talks once to each of -n ports, then the
+ *          kernel's slab use per peer (see mem_test())
+ *
+ * Each test runs -r repetitions of -d seconds.  Latencies: per repetition
+ * the median exchange; reported is the median of those with their min and
+ * max.  Goodput: per repetition; median, min, max.  Per operation, the
+ * client-side counter deltas over all repetitions: /proc/net/wind_stat
+ * (Wind), /proc/net/snmp (UDP, TCP), /proc/net/dev (packets on the links,
+ * all protocols), and the busy CPU time of the whole machine (/proc/stat).
+ *
+ * UDP loses messages: a UDP request waits -T ms (default 20) for its reply,
+ * then sends the request again (counted as a timeout); replies to old
+ * requests are discarded.  Wind and TCP never time out.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/wind.h>
+
+#define WP_MAGIC	0x57504631u	/* "WPF1" */
+#define WP_MAXMSG	(1u << 20)
+#define WP_MAXPEERS	4096
+
+enum wp_op {
+	OP_ECHO = 1,	/* reply with reply_len bytes, header first */
+	OP_SINK = 2,	/* count it for session seq; no reply */
+	OP_STAT = 3,	/* reply with struct wp_stat of session seq */
+};
+
+struct wp_hdr {
+	uint32_t magic;
+	uint8_t op;
+	uint8_t pad[3];
+	uint32_t seq;		/* exchange number, or bulk session */
+	uint32_t reply_len;	/* OP_ECHO: bytes of the reply */
+};
+
+struct wp_stat {
+	struct wp_hdr h;
+	uint64_t bytes;		/* received in the session */
+	uint64_t msgs;
+};
+
+enum proto { P_WIND, P_UDP, P_TCP };
+static const char *const proto_names[] = { "wind", "udp", "tcp" };
+
+/* TCP receive buffer: frames are parsed out of it. */
+struct rbuf {
+	char *buf;
+	size_t start, end, cap;
+};
+
+struct ctx {
+	enum proto proto;
+	int n;				/* peers (server: sockets) */
+	int *fd;			/* TCP: one per peer; else fd[0] */
+	struct sockaddr_in *addr;	/* the peers (client) */
+	struct rbuf *rb;		/* TCP: one per peer */
+	char *buf;			/* receive buffer (Wind, UDP) */
+};
+
+static struct {
+	bool json;
+	const char *test;
+	int reps;
+	double secs;
+	int bufsize;
+	int sizes[16];
+	int nsizes;
+	int reply;
+	int udp_timeout_ms;
+} opt = { .reps = 5, .secs = 1.0, .udp_timeout_ms = 20 };
+
+static _Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "windperf: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (fmt[strlen(fmt) - 1] == ':')
+		fprintf(stderr, " %s", strerror(e));
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* ---- transport: the one code path for the three protocols ----------- */
+
+static int open_socket(enum proto p)
+{
+	static const int types[] = { SOCK_WIND, SOCK_DGRAM, SOCK_STREAM };
+	int fd = socket(AF_INET, types[p], 0);
+
+	if (fd < 0)
+		die("socket(%s):", proto_names[p]);
+	if (opt.bufsize) {
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &opt.bufsize,
+			       sizeof(opt.bufsize)) ||
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &opt.bufsize,
+			       sizeof(opt.bufsize)))
+			die("SO_SNDBUF/SO_RCVBUF:");
+	}
+	if (p == P_TCP) {
+		int one = 1;
+
+		if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+		    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+			die("TCP_NODELAY:");
+	}
+	return fd;
+}
+
+static void write_full(int fd, struct iovec *iov, int iovcnt)
+{
+	while (iovcnt) {
+		ssize_t n = writev(fd, iov, iovcnt);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("write:");
+		}
+		while (iovcnt && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
+	}
+}
+
+/* Send one message to peer i (Wind, UDP: from fd[0] to addr[i]; TCP: on
+ * connection i, or on fd when the server answers).  flags: send flags.
+ * Returns 0, or -1 with errno for a UDP send that failed (a loss).
+ */
+static int tx(struct ctx *c, int fd, const struct sockaddr_in *to,
+	      const void *msg, size_t len, int flags)
+{
+	if (c->proto == P_TCP) {
+		uint32_t pfx = htonl(len);
+		struct iovec iov[2] = {
+			{ &pfx, sizeof(pfx) }, { (void *)msg, len },
+		};
+
+		write_full(fd, iov, 2);
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = sendto(fd, msg, len, flags, (const void *)to,
+				   sizeof(*to));
+
+		if (n == (ssize_t)len)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (c->proto == P_UDP && n < 0)
+			return -1;
+		die("sendto(%s, %zu bytes):", proto_names[c->proto], len);
+	}
+}
+
+/* Make @need bytes of a TCP stream available in rb; false on EOF. */
+static bool rb_fill(int fd, struct rbuf *rb, size_t need)
+{
+	while (rb->end - rb->start < need) {
+		ssize_t n;
+
+		if (rb->cap - rb->start < need) {
+			memmove(rb->buf, rb->buf + rb->start, rb->end - rb->start);
+			rb->end -= rb->start;
+			rb->start = 0;
+		}
+		n = read(fd, rb->buf + rb->end, rb->cap - rb->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("read:");
+		if (n == 0)
+			return false;
+		rb->end += n;
+	}
+	return true;
+}
+
+/* Receive one message.  Wind, UDP: on fd, the sender in *from; TCP: the
+ * next frame of the connection.  *msg points at it until the next call.
+ * Returns its length, 0 on EOF (TCP), -1 on timeout (UDP).
+ */
+static ssize_t rx(struct ctx *c, int fd, struct rbuf *rb, char **msg,
+		  struct sockaddr_in *from)
+{
+	if (c->proto == P_TCP) {
+		uint32_t len;
+
+		if (!rb_fill(fd, rb, 4))
+			return 0;
+		memcpy(&len, rb->buf + rb->start, 4);
+		len = ntohl(len);
+		if (len > WP_MAXMSG || len < sizeof(struct wp_hdr))
+			die("bad TCP frame of %u bytes", len);
+		if (!rb_fill(fd, rb, 4 + len))
+			return 0;
+		*msg = rb->buf + rb->start + 4;
+		rb->start += 4 + len;
+		return len;
+	}
+	for (;;) {
+		socklen_t alen = sizeof(*from);
+		ssize_t n = recvfrom(fd, c->buf, WP_MAXMSG, 0, (void *)from,
+				     &alen);
+
+		if (n >= 0) {
+			*msg = c->buf;
+			return n;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return -1;
+		die("recvfrom(%s):", proto_names[c->proto]);
+	}
+}
+
+static void rb_init(struct rbuf *rb)
+{
+	rb->cap = 2 * WP_MAXMSG;
+	rb->buf = malloc(rb->cap);
+	if (!rb->buf)
+		die("out of memory");
+	rb->start = rb->end = 0;
+}
+
+/* ---- server ---------------------------------------------------------- */
+
+static struct {
+	uint32_t session;
+	uint64_t bytes, msgs;
+} srv;
+
+/* Act on one message; answer through tx() on fd (to @from for datagrams). */
+static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
+		      const struct sockaddr_in *from)
+{
+	static char *out;
+	struct wp_hdr h;
+
+	if (!out)
+		out = xcalloc(1, WP_MAXMSG);
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, msg, sizeof(h));
+	if (h.magic != WP_MAGIC)
+		return;
+	switch (h.op) {
+	case OP_ECHO:
+		if (h.reply_len < sizeof(h) || h.reply_len > WP_MAXMSG)
+			return;
+		memcpy(out, &h, sizeof(h));
+		tx(c, fd, from, out, h.reply_len, 0);
+		break;
+	case OP_SINK:
+		if (h.seq != srv.session) {
+			srv.session = h.seq;
+			srv.bytes = srv.msgs = 0;
+		}
+		srv.bytes += len;
+		srv.msgs++;
+		break;
+	case OP_STAT: {
+		struct wp_stat st = { .h = h };
+
+		if (h.seq == srv.session) {
+			st.bytes = srv.bytes;
+			st.msgs = srv.msgs;
+		}
+		tx(c, fd, from, &st, sizeof(st), 0);
+		break;
+	}
+	}
+}
+
+static int bind_port(enum proto p, int port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int fd = open_socket(p);
+
+	if (bind(fd, (void *)&sin, sizeof(sin)))
+		die("bind(%s port %d):", proto_names[p], port);
+	if (p == P_TCP && listen(fd, 1024))
+		die("listen:");
+	return fd;
+}
+
+static void serve_tcp_conn(struct ctx *c, int fd)
+{
+	struct rbuf rb;
+	char *msg;
+	ssize_t n;
+
+	rb_init(&rb);
+	while ((n = rx(c, fd, &rb, &msg, NULL)) > 0)
+		serve_msg(c, fd, msg, n, NULL);
+	_exit(0);
+}
+
+static void accept_one(struct ctx *c, int lfd)
+{
+	int fd = accept(lfd, NULL, NULL), one = 1;
+
+	if (fd < 0) {
+		if (errno == EINTR || errno == ECONNABORTED)
+			return;
+		die("accept:");
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	switch (fork()) {
+	case -1:
+		die("fork:");
+	case 0:
+		for (int i = 0; i < c->n; i++)
+			close(c->fd[i]);
+		serve_tcp_conn(c, fd);
+		break;
+	default:
+		close(fd);
+	}
+}
+
+/* Datagram sockets: drain one socket without blocking. */
+static void drain(struct ctx *c, int fd)
+{
+	struct sockaddr_in from;
+	char *msg;
+	ssize_t n;
+
+	for (;;) {
+		socklen_t alen = sizeof(from);
+
+		n = recvfrom(fd, c->buf, WP_MAXMSG, MSG_DONTWAIT, (void *)&from,
+			     &alen);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			die("recvfrom:");
+		}
+		msg = c->buf;
+		serve_msg(c, fd, msg, n, &from);
+	}
+}
+
+static int server(enum proto p, int port, int n)
+{
+	struct ctx c = { .proto = p, .n = n };
+	struct epoll_event ev, evs[64];
+	int ep = -1;
+
+	c.fd = xcalloc(n, sizeof(int));
+	c.buf = xcalloc(1, WP_MAXMSG);
+	signal(SIGCHLD, SIG_IGN);
+	for (int i = 0; i < n; i++)
+		c.fd[i] = bind_port(p, port + i);
+	if (n > 1) {
+		ep = epoll_create1(0);
+		if (ep < 0)
+			die("epoll_create1:");
+		for (int i = 0; i < n; i++) {
+			ev.events = EPOLLIN;
+			ev.data.fd = c.fd[i];
+			if (epoll_ctl(ep, EPOLL_CTL_ADD, c.fd[i], &ev))
+				die("epoll_ctl:");
+		}
+	}
+	printf("windperf: %s server ready on port %d..%d\n", proto_names[p],
+	       port, port + n - 1);
+	fflush(stdout);
+	for (;;) {
+		if (n == 1) {
+			/* one socket: block in accept()/recvfrom() as a
+			 * plain server would
+			 */
+			if (p == P_TCP) {
+				accept_one(&c, c.fd[0]);
+			} else {
+				struct sockaddr_in from;
+				char *msg;
+				ssize_t len = rx(&c, c.fd[0], NULL, &msg, &from);
+
+				if (len >= 0)
+					serve_msg(&c, c.fd[0], msg, len, &from);
+			}
+			continue;
+		}
+		int k = epoll_wait(ep, evs, 64, -1);
+
+		if (k < 0 && errno != EINTR)
+			die("epoll_wait:");
+		for (int i = 0; i < k; i++) {
+			if (p == P_TCP)
+				accept_one(&c, evs[i].data.fd);
+			else
+				drain(&c, evs[i].data.fd);
+		}
+	}
+	return 0;
+}
+
+/* ---- counters ------------------------------------------------------- */
+
+#define NCTR 12
+enum ctr {
+	C_OUT, C_IN, C_OUTACK, C_INACK, C_RETRANS, C_LINKTX, C_LINKRX,
+	C_CPU, C_RCVERR, C_IPFRAG, C_SNDERR, C_IDLE,
+};
+
+/* Value of @name in a "Name Value" file (/proc/net/wind_stat). */
+static uint64_t kv_get(const char *file, const char *name)
+{
+	char line[256], key[128];
+	unsigned long long v;
+	uint64_t ret = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %llu", key, &v) == 2 &&
+		    !strcmp(key, name))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* Value of @name in the @proto section of /proc/net/snmp. */
+static uint64_t snmp_get(const char *proto, const char *name)
+{
+	char hdr[2048], val[2048], *hs, *vs, *h, *v;
+	size_t plen = strlen(proto);
+	uint64_t ret = 0;
+	FILE *f = fopen("/proc/net/snmp", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(hdr, sizeof(hdr), f) && fgets(val, sizeof(val), f)) {
+		if (strncmp(hdr, proto, plen) || hdr[plen] != ':')
+			continue;
+		h = strtok_r(hdr + plen + 1, " \n", &hs);
+		v = strtok_r(val + plen + 1, " \n", &vs);
+		while (h && v) {
+			if (!strcmp(h, name))
+				ret = strtoull(v, NULL, 10);
+			h = strtok_r(NULL, " \n", &hs);
+			v = strtok_r(NULL, " \n", &vs);
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Packets through every interface but lo (/proc/net/dev). */
+static void link_packets(uint64_t *txp, uint64_t *rxp)
+{
+	char line[512], name[64];
+	unsigned long long v[16];
+	FILE *f = fopen("/proc/net/dev", "r");
+
+	*txp = *rxp = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = ' ';
+		if (sscanf(line, "%63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8], &v[9]) != 11 || !strcmp(name, "lo"))
+			continue;
+		*rxp += v[1];
+		*txp += v[9];
+	}
+	fclose(f);
+}
+
+/* Busy and idle time of the whole machine, in seconds. */
+static void cpu_times(double *busy, double *idle)
+{
+	unsigned long long u, ni, sy, id, io, irq, sirq, st;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+
+	*busy = *idle = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &u, &ni,
+		   &sy, &id, &io, &irq, &sirq, &st) == 8) {
+		*busy = (double)(u + ni + sy + irq + sirq + st) / hz;
+		*idle = (double)(id + io) / hz;
+	}
+	fclose(f);
+}
+
+static void counters(enum proto p, double *c)
+{
+	uint64_t t, r;
+
+	memset(c, 0, NCTR * sizeof(*c));
+	switch (p) {
+	case P_WIND:
+		c[C_OUT] = kv_get("/proc/net/wind_stat", "OutPackets");
+		c[C_IN] = kv_get("/proc/net/wind_stat", "InPackets");
+		c[C_OUTACK] = kv_get("/proc/net/wind_stat", "OutAcks");
+		c[C_INACK] = kv_get("/proc/net/wind_stat", "InAcks");
+		c[C_RETRANS] = kv_get("/proc/net/wind_stat", "OutRetransmits");
+		c[C_RCVERR] = kv_get("/proc/net/wind_stat", "InErrRcvbuf");
+		break;
+	case P_UDP:
+		c[C_OUT] = snmp_get("Udp", "OutDatagrams");
+		c[C_IN] = snmp_get("Udp", "InDatagrams");
+		c[C_RCVERR] = snmp_get("Udp", "RcvbufErrors");
+		c[C_SNDERR] = snmp_get("Udp", "SndbufErrors");
+		break;
+	case P_TCP:
+		c[C_OUT] = snmp_get("Tcp", "OutSegs");
+		c[C_IN] = snmp_get("Tcp", "InSegs");
+		c[C_RETRANS] = snmp_get("Tcp", "RetransSegs");
+		break;
+	}
+	c[C_IPFRAG] = snmp_get("Ip", "FragCreates");
+	link_packets(&t, &r);
+	c[C_LINKTX] = t;
+	c[C_LINKRX] = r;
+	cpu_times(&c[C_CPU], &c[C_IDLE]);
+}
+
+/* ---- results ---------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct samples {
+	double *v;
+	int n, cap;
+};
+
+static void add_sample(struct samples *s, double x)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			die("out of memory");
+	}
+	s->v[s->n++] = x;
+}
+
+struct row {
+	int size, reply, reps;
+	double rep[64];		/* per repetition: median us, or Mbit/s */
+	double ops;		/* exchanges / messages over all reps */
+	double secs;		/* measured time over all reps */
+	double best;		/* fastest single exchange (us) */
+	double c0[NCTR], c1[NCTR];
+	uint64_t sent, rcvd, bytes_sent, bytes_rcvd;
+	uint64_t timeouts;
+};
+
+static bool first_row = true;
+
+static void print_row(struct ctx *c, struct row *r, bool goodput)
+{
+	double v[64], med, lo, hi, ops = r->ops ? r->ops : 1;
+	double d[NCTR];
+	const char *unit = goodput ? "Mbit/s" : "us";
+
+	for (int i = 0; i < NCTR; i++)
+		d[i] = (r->c1[i] - r->c0[i]) / ops;
+	memcpy(v, r->rep, r->reps * sizeof(*v));
+	med = median(v, r->reps);
+	lo = v[0];
+	hi = v[r->reps - 1];
+	if (!opt.json) {
+		printf("%-4s %-5s %6d", proto_names[c->proto], opt.test,
+		       r->size);
+		if (r->reply)
+			printf("/%d", r->reply);
+		printf(" B: %9.1f %s (min %.1f max %.1f) pkts/op out %.2f "
+		       "in %.2f, acks out %.2f in %.2f, rtx %.3f, cpu %.1f us/op",
+		       med, unit, lo, hi, d[C_OUT], d[C_IN], d[C_OUTACK],
+		       d[C_INACK], d[C_RETRANS], d[C_CPU] * 1e6);
+		if (goodput)
+			printf(" sent %" PRIu64 " rcvd %" PRIu64 " (loss %.2f%%)",
+			       r->sent, r->rcvd,
+			       r->sent ? 100.0 * (r->sent - r->rcvd) / r->sent : 0);
+		if (r->timeouts)
+			printf(" timeouts %" PRIu64, r->timeouts);
+		printf("\n");
+		fflush(stdout);
+		return;
+	}
+	printf("%s\n    {\"size\": %d, \"reply\": %d, \"reps\": %d, "
+	       "\"unit\": \"%s\", \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
+	       "\"rep_values\": [",
+	       first_row ? "" : ",", r->size, r->reply, r->reps, unit, med, lo,
+	       hi);
+	for (int i = 0; i < r->reps; i++)
+		printf("%s%.3f", i ? ", " : "", r->rep[i]);
+	printf("], \"ops\": %.0f, \"secs\": %.4f, \"best_us\": %.3f, "
+	       "\"pkts_out\": %.4f, \"pkts_in\": %.4f, \"acks_out\": %.4f, "
+	       "\"acks_in\": %.4f, \"retrans\": %.4f, \"link_tx\": %.4f, "
+	       "\"link_rx\": %.4f, \"ip_frags\": %.4f, \"rcvbuf_errors\": %.4f, "
+	       "\"sndbuf_errors\": %.4f, \"cpu_us\": %.3f, \"cpu_busy_pct\": %.1f",
+	       r->ops, r->secs, r->best, d[C_OUT], d[C_IN], d[C_OUTACK],
+	       d[C_INACK], d[C_RETRANS], d[C_LINKTX], d[C_LINKRX], d[C_IPFRAG],
+	       d[C_RCVERR], d[C_SNDERR], d[C_CPU] * 1e6,
+	       100.0 * (r->c1[C_CPU] - r->c0[C_CPU]) /
+	       ((r->c1[C_CPU] - r->c0[C_CPU]) + (r->c1[C_IDLE] - r->c0[C_IDLE]) + 1e-9));
+	if (goodput)
+		printf(", \"sent\": %" PRIu64 ", \"rcvd\": %" PRIu64
+		       ", \"bytes_sent\": %" PRIu64 ", \"bytes_rcvd\": %" PRIu64
+		       ", \"loss_pct\": %.3f",
+		       r->sent, r->rcvd, r->bytes_sent, r->bytes_rcvd,
+		       r->sent ? 100.0 * (r->sent - r->rcvd) / r->sent : 0);
+	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
+	first_row = false;
+	fflush(stdout);
+}
+
+/* ---- client ---------------------------------------------------------- */
+
+static uint32_t next_seq = 1;
+
+static struct rbuf *peer_rb(struct ctx *c, int i)
+{
+	return c->proto == P_TCP ? &c->rb[i] : NULL;
+}
+
+static int peer_fd(struct ctx *c, int i)
+{
+	return c->proto == P_TCP ? c->fd[i] : c->fd[0];
+}
+
+/* One request/reply with peer i: returns the time in us.  UDP resends
+ * after the timeout (counted in *timeouts); stale replies are skipped.
+ */
+static double exchange(struct ctx *c, int i, char *req, int size, int reply,
+		       uint64_t *timeouts)
+{
+	struct wp_hdr h = {
+		.magic = WP_MAGIC, .op = OP_ECHO, .seq = next_seq++,
+		.reply_len = reply,
+	};
+	struct sockaddr_in from;
+	double t0 = now_s();
+	char *msg;
+
+	memcpy(req, &h, sizeof(h));
+	tx(c, peer_fd(c, i), &c->addr[i], req, size, 0);
+	for (;;) {
+		ssize_t n = rx(c, peer_fd(c, i), peer_rb(c, i), &msg, &from);
+		struct wp_hdr rh;
+
+		if (n < 0) {		/* UDP: lost, ask again */
+			(*timeouts)++;
+			tx(c, peer_fd(c, i), &c->addr[i], req, size, 0);
+			continue;
+		}
+		if (n == 0)
+			die("connection closed by the server");
+		memcpy(&rh, msg, sizeof(rh));
+		if (rh.magic == WP_MAGIC && rh.seq == h.seq) {
+			if (n != reply)
+				die("reply of %zd bytes, expected %d", n, reply);
+			break;
+		}
+	}
+	return (now_s() - t0) * 1e6;
+}
+
+/* Ping-pong rows: rtt (one peer), rr, peers (round robin). */
+static void pingpong(struct ctx *c, int size, int reply)
+{
+	struct row r = { .size = size, .reply = reply == size ? 0 : reply,
+			 .reps = opt.reps, .best = 1e30 };
+	char *req = xcalloc(1, size);
+	struct samples s = { 0 };
+
+	/* warm up: every peer's state exists, routes and caches are hot */
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < c->n; i++)
+			exchange(c, i, req, size, reply, &r.timeouts);
+	r.timeouts = 0;
+	counters(c->proto, r.c0);
+	for (int rep = 0, i = 0; rep < opt.reps; rep++) {
+		double t0 = now_s(), t;
+
+		s.n = 0;
+		do {
+			t = exchange(c, i, req, size, reply, &r.timeouts);
+			add_sample(&s, t);
+			if (t < r.best)
+				r.best = t;
+			i = (i + 1) % c->n;
+		} while (now_s() - t0 < opt.secs || s.n < c->n);
+		r.secs += now_s() - t0;
+		r.ops += s.n;
+		r.rep[rep] = median(s.v, s.n);
+	}
+	counters(c->proto, r.c1);
+	print_row(c, &r, false);
+	free(s.v);
+	free(req);
+}
+
+/* Ask the server what it received in the session (UDP: until it says). */
+static void get_stat(struct ctx *c, uint32_t session, struct wp_stat *st,
+		     uint64_t *timeouts)
+{
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_STAT, .seq = session };
+	struct sockaddr_in from;
+	char *msg;
+	int tries = 0;
+
+	tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
+	for (;;) {
+		ssize_t n = rx(c, peer_fd(c, 0), peer_rb(c, 0), &msg, &from);
+
+		if (n < 0) {
+			if (++tries > 500)
+				die("no answer to STAT");
+			(*timeouts)++;
+			tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
+			continue;
+		}
+		if (n == 0)
+			die("connection closed by the server");
+		memcpy(st, msg, n < (ssize_t)sizeof(*st) ? (size_t)n : sizeof(*st));
+		if (n == sizeof(*st) && st->h.op == OP_STAT && st->h.seq == session)
+			return;
+	}
+}
+
+static void bulk(struct ctx *c, int size)
+{
+	struct row r = { .size = size, .reps = opt.reps };
+	char *msg = xcalloc(1, size);
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK };
+	struct wp_stat st;
+
+	/* warm up */
+	h.seq = next_seq++;
+	memcpy(msg, &h, sizeof(h));
+	for (int k = 0; k < 8; k++)
+		tx(c, peer_fd(c, 0), &c->addr[0], msg, size, 0);
+	get_stat(c, h.seq, &st, &r.timeouts);
+	r.timeouts = 0;
+	counters(c->proto, r.c0);
+	for (int rep = 0; rep < opt.reps; rep++) {
+		double t0 = now_s(), t;
+		uint64_t sent = 0;
+
+		h.seq = next_seq++;
+		memcpy(msg, &h, sizeof(h));
+		do {
+			for (int k = 0; k < 8; k++)
+				if (!tx(c, peer_fd(c, 0), &c->addr[0], msg, size, 0))
+					sent++;
+		} while (now_s() - t0 < opt.secs);
+		get_stat(c, h.seq, &st, &r.timeouts);
+		t = now_s() - t0;
+		r.secs += t;
+		r.sent += sent;
+		r.rcvd += st.msgs;
+		r.bytes_sent += sent * size;
+		r.bytes_rcvd += st.bytes;
+		r.ops += sent;
+		r.rep[rep] = st.bytes * 8 / t / 1e6;
+	}
+	counters(c->proto, r.c1);
+	print_row(c, &r, true);
+	free(msg);
+}
+
+/* Wind's sync-ordered send: returns when the peer's kernel acked it. */
+static void sync_test(struct ctx *c, int size)
+{
+	struct row r = { .size = size, .reps = opt.reps, .best = 1e30 };
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK, .seq = next_seq++ };
+	char *msg = xcalloc(1, size);
+	struct samples s = { 0 };
+	struct wp_stat st;
+
+	memcpy(msg, &h, sizeof(h));
+	for (int k = 0; k < 3; k++)
+		tx(c, c->fd[0], &c->addr[0], msg, size, MSG_WIND_SYNC);
+	counters(c->proto, r.c0);
+	for (int rep = 0; rep < opt.reps; rep++) {
+		double t0 = now_s(), t1, t;
+
+		s.n = 0;
+		do {
+			t1 = now_s();
+			tx(c, c->fd[0], &c->addr[0], msg, size, MSG_WIND_SYNC);
+			t = (now_s() - t1) * 1e6;
+			add_sample(&s, t);
+			if (t < r.best)
+				r.best = t;
+		} while (now_s() - t0 < opt.secs);
+		r.secs += now_s() - t0;
+		r.ops += s.n;
+		r.rep[rep] = median(s.v, s.n);
+	}
+	counters(c->proto, r.c1);
+	/* everything arrived? (and the server is still there) */
+	get_stat(c, h.seq, &st, &r.timeouts);
+	r.sent = r.ops + 3;
+	r.rcvd = st.msgs;
+	if (st.msgs != r.sent)
+		die("sync: the server got %" PRIu64 " of %" PRIu64 " messages",
+		    st.msgs, r.sent);
+	print_row(c, &r, false);
+	free(s.v);
+	free(msg);
+}
+
+/* Slab use in bytes: SUnreclaim and Slab of /proc/meminfo. */
+static void slab_use(double *sunreclaim, double *slab)
+{
+	*sunreclaim = kv_get("/proc/meminfo", "SUnreclaim:") * 1024.0;
+	*slab = kv_get("/proc/meminfo", "Slab:") * 1024.0;
+}
+
+static void settle(void)
+{
+	/* delayed acks go out, RCU frees what was freed */
+	usleep(300 * 1000);
+	sync();
+	usleep(200 * 1000);
+}
+
+/*
+ * Kernel memory per idle peer.  The server has -n sockets (one per port,
+ * each a peer of ours).  One client socket exchanges one message with
+ * each; then the unreclaimable slab grew by the state of both ends.
+ * Closing the client socket frees its peers: that difference is the
+ * sender's cost per peer; the rest is the receivers' (one peer each).
+ */
+static void mem_test(struct ctx *c)
+{
+	double u0, s0, u1, s1, u2, s2;
+	char req[32] = { 0 };
+	uint64_t to = 0;
+
+	settle();
+	slab_use(&u0, &s0);
+	for (int i = 0; i < c->n; i++)
+		exchange(c, i, req, sizeof(req), sizeof(req), &to);
+	settle();
+	slab_use(&u1, &s1);
+	close(c->fd[0]);
+	settle();
+	slab_use(&u2, &s2);
+	if (!opt.json) {
+		printf("wind  mem   %d peers: SUnreclaim +%.0f B (%.0f B/peer, "
+		       "both ends), client socket's peers %.0f B/peer, "
+		       "servers' %.0f B/peer; Slab +%.0f B (%.0f B/peer)\n",
+		       c->n, u1 - u0, (u1 - u0) / c->n, (u1 - u2) / c->n,
+		       (u2 - u0) / c->n, s1 - s0, (s1 - s0) / c->n);
+		return;
+	}
+	printf("\n    {\"peers\": %d, \"sunreclaim_delta\": %.0f, "
+	       "\"slab_delta\": %.0f, \"per_peer_both_ends\": %.1f, "
+	       "\"per_peer_client\": %.1f, \"per_peer_server\": %.1f, "
+	       "\"per_peer_slab\": %.1f}",
+	       c->n, u1 - u0, s1 - s0, (u1 - u0) / c->n, (u1 - u2) / c->n,
+	       (u2 - u0) / c->n, (s1 - s0) / c->n);
+}
+
+static int parse_sizes(const char *s)
+{
+	char *dup = strdup(s), *tok, *save;
+
+	opt.nsizes = 0;
+	for (tok = strtok_r(dup, ",", &save); tok && opt.nsizes < 16;
+	     tok = strtok_r(NULL, ",", &save))
+		opt.sizes[opt.nsizes++] = atoi(tok);
+	free(dup);
+	return opt.nsizes;
+}
+
+static void set_default_sizes(void)
+{
+	static const struct {
+		const char *test, *sizes;
+	} d[] = {
+		{ "rtt", "16,32,128,1024" }, { "sync", "32" },
+		{ "bulk", "1024,8192,65536" }, { "rr", "8192" },
+		{ "peers", "32" }, { "mem", "32" },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		if (!strcmp(opt.test, d[i].test)) {
+			if (!opt.nsizes)
+				parse_sizes(d[i].sizes);
+			return;
+		}
+	die("unknown test %s (rtt, sync, bulk, rr, peers, mem)", opt.test);
+}
+
+static int client(enum proto p, const char *host, int port, int n)
+{
+	struct ctx c = { .proto = p, .n = n };
+	struct in_addr ia;
+
+	if (inet_pton(AF_INET, host, &ia) != 1)
+		die("bad address %s (numeric IPv4)", host);
+	set_default_sizes();
+	if ((!strcmp(opt.test, "sync") || !strcmp(opt.test, "mem")) &&
+	    p != P_WIND)
+		die("-t %s is for Wind only", opt.test);
+	c.fd = xcalloc(n, sizeof(int));
+	c.addr = xcalloc(n, sizeof(*c.addr));
+	c.buf = xcalloc(1, WP_MAXMSG);
+	for (int i = 0; i < n; i++) {
+		c.addr[i].sin_family = AF_INET;
+		c.addr[i].sin_addr = ia;
+		c.addr[i].sin_port = htons(port + i);
+	}
+	if (p == P_TCP) {
+		c.rb = xcalloc(n, sizeof(*c.rb));
+		for (int i = 0; i < n; i++) {
+			c.fd[i] = open_socket(p);
+			if (connect(c.fd[i], (void *)&c.addr[i], sizeof(c.addr[i])))
+				die("connect to port %d:", port + i);
+			rb_init(&c.rb[i]);
+		}
+	} else {
+		c.fd[0] = open_socket(p);
+		if (p == P_UDP) {
+			struct timeval tv = {
+				opt.udp_timeout_ms / 1000,
+				opt.udp_timeout_ms % 1000 * 1000,
+			};
+
+			if (setsockopt(c.fd[0], SOL_SOCKET, SO_RCVTIMEO, &tv,
+				       sizeof(tv)))
+				die("SO_RCVTIMEO:");
+		}
+	}
+
+	if (opt.json)
+		printf("{\"proto\": \"%s\", \"test\": \"%s\", \"peers\": %d, "
+		       "\"secs_per_rep\": %.3f, \"rows\": [",
+		       proto_names[p], opt.test, n, opt.secs);
+	for (int k = 0; k < opt.nsizes; k++) {
+		int size = opt.sizes[k];
+
+		if (size < (int)sizeof(struct wp_hdr) || size > (int)WP_MAXMSG)
+			die("size %d out of range (%zu..%u)", size,
+			    sizeof(struct wp_hdr), WP_MAXMSG);
+		if (!strcmp(opt.test, "rtt") || !strcmp(opt.test, "peers"))
+			pingpong(&c, size, size);
+		else if (!strcmp(opt.test, "rr"))
+			pingpong(&c, opt.reply ? opt.reply : 64, size);
+		else if (!strcmp(opt.test, "bulk"))
+			bulk(&c, p == P_UDP && size > 65507 ? 65507 : size);
+		else if (!strcmp(opt.test, "sync"))
+			sync_test(&c, size);
+		else if (!strcmp(opt.test, "mem"))
+			mem_test(&c);
+		if (!strcmp(opt.test, "mem"))
+			break;
+	}
+	if (opt.json)
+		printf("\n]}\n");
+	return 0;
+}
+
+static _Noreturn void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: windperf -s -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
+		"       windperf -c HOST -p wind|udp|tcp -t rtt|sync|bulk|rr|peers|mem\n"
+		"                [-P port] [-n peers] [-r reps] [-d secs/rep]\n"
+		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
+		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n");
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	const char *host = NULL;
+	int port = 5201, n = 1, ch, watchdog = 600;
+	bool srv_mode = false;
+	int p = -1;
+
+	while ((ch = getopt(argc, argv, "sc:p:P:n:t:r:d:m:q:b:T:W:jh")) != -1) {
+		switch (ch) {
+		case 's': srv_mode = true; break;
+		case 'c': host = optarg; break;
+		case 'p':
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(optarg, proto_names[i]))
+					p = i;
+			if (p < 0)
+				die("unknown protocol %s", optarg);
+			break;
+		case 'P': port = atoi(optarg); break;
+		case 'n': n = atoi(optarg); break;
+		case 't': opt.test = optarg; break;
+		case 'r': opt.reps = atoi(optarg); break;
+		case 'd': opt.secs = atof(optarg); break;
+		case 'm':
+			if (!parse_sizes(optarg))
+				die("bad -m");
+			break;
+		case 'q': opt.reply = atoi(optarg); break;
+		case 'b': opt.bufsize = atoi(optarg); break;
+		case 'T': opt.udp_timeout_ms = atoi(optarg); break;
+		case 'W': watchdog = atoi(optarg); break;
+		case 'j': opt.json = true; break;
+		case 'h': usage(0); break;
+		default: usage(2);
+		}
+	}
+	if (p < 0 || n < 1 || n > WP_MAXPEERS || port < 1 || port + n > 65536)
+		usage(2);
+	if (opt.reps < 1 || opt.reps > 64 || opt.secs <= 0)
+		die("-r must be 1..64 and -d positive");
+	if (srv_mode)
+		return server(p, port, n);
+	if (!host || !opt.test)
+		usage(2);
+	/* a hung transport must not hang the benchmark */
+	alarm(watchdog);
+	return client(p, host, port, n);
+}
