@@ -107,6 +107,18 @@ fuzz: deps all
 		-- $(CURDIR)/selftests/wind/wind_fuzz
 
 
+# --- install / uninstall (scripts/install.sh; run make first) -------------
+# make install [DESTDIR=/tmp/stage] [PREFIX=/usr/local]: wind.ko to
+# /lib/modules/$(KVER)/extra (+ depmod unless DESTDIR), linux/wind.h to
+# /usr/include, libwind, libwind-preload.so, man pages, windctl under PREFIX.
+
+PREFIX ?= /usr/local
+install uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" $(CURDIR)/scripts/install.sh $@
+
+.PHONY: install uninstall
+# --- end install / uninstall ----------------------------------------------
+
 # --- clean ------------------------------------------------------------------
 
 clean:
