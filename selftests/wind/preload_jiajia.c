@@ -11,7 +11,7 @@
  *   preload_jiajia local
  *	one process, loopback: conversion and UDP appearances, flags, UDP
  *	options, buffers, 48 sockets (24 on fixed ports, 24 on port 0),
- *	select(0), 40 KiB messages, MSG_TRUNC, SIGIO, EINTR.
+ *	select(0), poll, epoll, 40 KiB messages, MSG_TRUNC, SIGIO, EINTR.
  *   preload_jiajia ports LISTED UNLISTED
  *	run with WIND_PRELOAD_PORTS covering LISTED and LISTED+100..+102
  *	but not UNLISTED: conversion at bind(), what carries over.
@@ -41,6 +41,8 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -441,6 +443,25 @@ static void local_many(void)
 			break;
 		}
 		msleep(2);
+	}
+	/* poll() and epoll see the same */
+	{
+		struct epoll_event evs[NLOCAL];
+		struct pollfd pfds[NLOCAL];
+		int ep = epoll_create1(EPOLL_CLOEXEC), n;
+
+		for (i = 0; i < NLOCAL; i++) {
+			struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
+
+			check(epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) == 0, "epoll_ctl");
+			pfds[i].fd = fds[i];
+			pfds[i].events = POLLIN;
+		}
+		n = epoll_wait(ep, evs, NLOCAL, 0);
+		check(n == NLOCAL, "epoll_wait: %d of %d", n, NLOCAL);
+		n = poll(pfds, NLOCAL, 0);
+		check(n == NLOCAL, "poll: %d of %d", n, NLOCAL);
+		close(ep);
 	}
 	for (i = 0; i < NLOCAL; i++) {
 		int src = (i + NLOCAL - 1) % NLOCAL;
