@@ -16,6 +16,7 @@ PKGS=(
 	iproute2 iputils-ping procps util-linux socat strace perl
 	python3 libnl-3-dev libnl-genl-3-dev sparse
 	man-db binutils
+	iperf3 gnuplot-nox
 )
 
 check_only=0

@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn one `make bench` run into bench/results/: results.json (everything,
+raw rows included), results.md (the tables, the targets of issue 6 with
+their figures) and the PNG plots (gnuplot, bench/plot.gp).
+
+    bench/report.py [--host-cpu MODEL] [--host-cpus N] bench/results
+
+Input, written by scripts/bench-guest.sh in the VM: meta.json, raw.jsonl
+(one windperf -j object per line, tagged with "row" and "loss") and
+iperf3-*.json.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+PROTOS = ("wind", "udp", "tcp")
+NAMES = {"wind": "Wind", "udp": "UDP", "tcp": "TCP"}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(out):
+    with open(os.path.join(out, "meta.json")) as f:
+        meta = json.load(f)
+    runs = []
+    with open(os.path.join(out, "raw.jsonl")) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                runs.append(json.loads(line))
+    iperf = {}
+    for name in sorted(os.listdir(out)):
+        if name.startswith("iperf3-") and name.endswith(".json"):
+            try:
+                with open(os.path.join(out, name)) as f:
+                    iperf[name[7:-5]] = json.load(f)
+            except (OSError, ValueError):
+                pass
+    return meta, runs, iperf
+
+
+class Results:
+    """Index: (row, loss, proto, size, reply, peers) -> windperf row."""
+
+    def __init__(self, runs):
+        self.idx = {}
+        self.failed = []
+        for run in runs:
+            if run.get("failed"):
+                self.failed.append(run)
+                continue
+            for r in run.get("rows", []):
+                key = (run["row"], run["loss"], run["proto"],
+                       r.get("size"), r.get("reply", 0), run.get("peers", 1))
+                self.idx[key] = r
+
+    def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
+        if row == "bulk" and proto == "udp" and size == 65536:
+            size = 65507
+        return self.idx.get((row, loss, proto, size, reply, peers))
+
+    def mem(self):
+        for key, r in self.idx.items():
+            if key[0] == "mem":
+                return r
+        return None
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "–"
+    return f"{v:.{digits}f}"
+
+
+def cell(r, digits=1):
+    if r is None:
+        return "–"
+    return f"{r['median']:.{digits}f} ({r['min']:.{digits}f}–{r['max']:.{digits}f})"
+
+
+def ratio(a, b):
+    if a is None or b is None or not b.get("median"):
+        return None
+    return a["median"] / b["median"]
+
+
+def rfmt(x):
+    return "–" if x is None else f"{x:.2f}"
+
+
+def iperf_summary(iperf):
+    """(label, Mbit/s received, loss %) for each iperf3 run."""
+    out = []
+    for name, j in sorted(iperf.items()):
+        end = j.get("end", {})
+        if "error" in j:
+            out.append((name, None, None, j["error"]))
+            continue
+        if name == "tcp":
+            s = end.get("sum_received", {})
+            out.append((name, s.get("bits_per_second", 0) / 1e6, None, ""))
+        else:
+            s = end.get("sum_received") or end.get("sum", {})
+            lost = end.get("sum", {}).get("lost_percent")
+            out.append((name, s.get("bits_per_second", 0) / 1e6, lost, ""))
+    return out
+
+
+def targets(R, meta):
+    """The targets of issue 6: (row, target, measured, met)."""
+    t = []
+    # 1. small-message RTT, 16-128 B
+    worst, below_tcp, parts = 0.0, True, []
+    ok = True
+    for size in (16, 32, 128):
+        w, u, c = (R.get("rtt", p, size) for p in PROTOS)
+        ru, rc = ratio(w, u), ratio(w, c)
+        if ru is None or rc is None:
+            ok = False
+            continue
+        worst = max(worst, ru)
+        below_tcp = below_tcp and rc < 1.0
+        parts.append(f"{size} B: {ru:.2f}x UDP, {rc:.2f}x TCP")
+    t.append(("small-message RTT, async-ordered, 16-128 B",
+              "<= 1.10x UDP, and below TCP_NODELAY",
+              "; ".join(parts) or "not measured",
+              ok and worst <= 1.10 and below_tcp))
+    # 2. sync send
+    s, u = R.get("sync", "wind", 32), R.get("rtt", "udp", 32)
+    r = ratio(s, u)
+    t.append(("sync-ordered send of 32 B", "<= 1.15x UDP ping-pong RTT",
+              f"{fmt(s and s['median'])} us vs {fmt(u and u['median'])} us: {rfmt(r)}x",
+              r is not None and r <= 1.15))
+    # 3. packets per request/reply
+    parts, ok = [], True
+    for size in (16, 32, 128, 1024):
+        w = R.get("rtt", "wind", size)
+        if not w:
+            ok = False
+            continue
+        n = w["pkts_out"] + w["pkts_in"]
+        parts.append(f"{size} B: {n:.2f} ({w['acks_out'] + w['acks_in']:.2f} pure ACKs)")
+        ok = ok and n <= 2.05
+    t.append(("packets per request/reply exchange, no loss",
+              "2 (ACKs ride on replies)", "; ".join(parts) or "not measured", ok))
+    # 4. bulk 64 KiB
+    w, u, c = (R.get("bulk", p, 65536) for p in PROTOS)
+    ru, rc = ratio(w, u), ratio(w, c)
+    t.append(("bulk goodput, 64 KiB messages",
+              ">= 1.0x UDP delivered and >= 0.8x TCP (moonshot 1.0x TCP)",
+              f"Wind {fmt(w and w['median'])}, UDP {fmt(u and u['median'])}, "
+              f"TCP {fmt(c and c['median'])} Mbit/s: {rfmt(ru)}x UDP, {rfmt(rc)}x TCP",
+              ru is not None and rc is not None and ru >= 1.0 and rc >= 0.8))
+    # 5. bulk at 1% loss
+    w1, w0, c1 = (R.get("bulk", "wind", 65536, loss=1),
+                  R.get("bulk", "wind", 65536, loss=0),
+                  R.get("bulk", "tcp", 65536, loss=1))
+    r0, rc = ratio(w1, w0), ratio(w1, c1)
+    t.append(("bulk goodput at 1% loss (64 KiB)",
+              ">= 0.7x Wind lossless, and above TCP at 1%",
+              f"Wind {fmt(w1 and w1['median'])} Mbit/s: {rfmt(r0)}x Wind at netem 0%, "
+              f"{rfmt(rc)}x TCP at 1% ({fmt(c1 and c1['median'])})",
+              r0 is not None and rc is not None and r0 >= 0.7 and rc > 1.0))
+    # 6. page fetch
+    w, u = R.get("rr", "wind", 64, 8192), R.get("rr", "udp", 64, 8192)
+    r = ratio(w, u)
+    t.append(("8 KiB page fetch (request/reply)", "<= 1.05x UDP",
+              f"{fmt(w and w['median'])} us vs {fmt(u and u['median'])} us: {rfmt(r)}x",
+              r is not None and r <= 1.05))
+    # 7. peers
+    a, b = (R.get("peers", "wind", 32, peers=2), R.get("peers", "wind", 32, peers=256))
+    r = ratio(b, a)
+    t.append(("one socket, 256 peers", "RTT within 1.2x of 2 peers",
+              f"{fmt(b and b['median'])} us vs {fmt(a and a['median'])} us: {rfmt(r)}x",
+              r is not None and r <= 1.2))
+    # 8. memory
+    m = R.mem()
+    t.append(("kernel memory per idle peer (1000 peers)", "<= 1 KiB",
+              f"{m['per_peer']:.0f} B per peer state" if m else "not measured",
+              m is not None and m["per_peer"] <= 1024))
+    return t
+
+
+def write_plots(R, out, losses):
+    gp = shutil.which("gnuplot")
+    with open(os.path.join(out, "rtt.dat"), "w") as f:
+        f.write("# size wind udp tcp (median us) wind_min wind_max udp_min udp_max tcp_min tcp_max\n")
+        for size in (16, 32, 128, 1024):
+            rs = [R.get("rtt", p, size) for p in PROTOS]
+            if any(r is None for r in rs):
+                continue
+            f.write(f"{size} " + " ".join(f"{r['median']:.3f}" for r in rs) + " " +
+                    " ".join(f"{r['min']:.3f} {r['max']:.3f}" for r in rs) + "\n")
+    with open(os.path.join(out, "loss.dat"), "w") as f:
+        f.write("# loss% then for 1024 8192 65536: wind udp tcp (Mbit/s); then rr us: wind udp tcp\n")
+        for i, loss in enumerate(losses):
+            vals = []
+            for size in (1024, 8192, 65536):
+                for p in PROTOS:
+                    r = R.get("bulk", p, size, loss=loss)
+                    vals.append(f"{r['median']:.3f}" if r else "NaN")
+            for p in PROTOS:
+                r = R.get("rr", p, 64, 8192, loss=loss)
+                vals.append(f"{r['median']:.3f}" if r else "NaN")
+            f.write(f"{i} \"{loss}%\" " + " ".join(vals) + "\n")
+    if not gp:
+        return "gnuplot not found: no plots (apt-get install gnuplot-nox)"
+    res = subprocess.run([gp, "-e", f"dir='{out}'", os.path.join(HERE, "plot.gp")],
+                         capture_output=True, text=True)
+    if res.returncode:
+        return "gnuplot failed: " + res.stderr.strip()
+    return None
+
+
+def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
+    L = []
+    w = L.append
+    quick = " (quick run: short repetitions, for development)" if meta.get("quick") else ""
+    w(f"# Wind beside UDP and TCP{quick}\n")
+    w(f"- date: {meta.get('date')}; command: `make bench`; git `{meta.get('git')}`")
+    w(f"- guest: Linux {meta.get('kernel')}, {meta.get('accel')} "
+      f"({meta.get('guest_cpus')} vCPU, {meta.get('guest_cpu_model')}, "
+      f"{int(meta.get('guest_mem_kb', 0)) // 1024} MiB); two netns over a veth, MTU 1500")
+    w(f"- host: {host_cpu or '?'}, {host_cpus or '?'} cores (shared with other work)")
+    wp = meta.get("wind_params", {})
+    if wp:
+        w("- Wind tunables: " + ", ".join(f"{k}={v}" for k, v in sorted(wp.items())))
+    w(f"- windperf repetitions: latency `{meta.get('lat_args')}`, bulk `{meta.get('bulk_args')}`, "
+      f"loss rows `{meta.get('loss_args')}`; cells are median (min–max) over repetitions "
+      "(latency: each repetition's median exchange)")
+    w("")
+
+    w("## Latency (µs; lower is better)\n")
+    w("| row | Wind | UDP | TCP | Wind/UDP | Wind/TCP |")
+    w("|---|---|---|---|---|---|")
+    for size in (16, 32, 128, 1024):
+        rs = [R.get("rtt", p, size) for p in PROTOS]
+        w(f"| ping-pong {size} B | " + " | ".join(cell(r) for r in rs) +
+          f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+    s, u, c = R.get("sync", "wind", 32), R.get("rtt", "udp", 32), R.get("rtt", "tcp", 32)
+    w(f"| sync send 32 B (Wind) vs 32 B ping-pong | {cell(s)} | {cell(u)} | {cell(c)} | "
+      f"{rfmt(ratio(s, u))} | {rfmt(ratio(s, c))} |")
+    rs = [R.get("rr", p, 64, 8192) for p in PROTOS]
+    w("| page fetch: 64 B request, 8 KiB reply | " + " | ".join(cell(r) for r in rs) +
+      f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+    for n in (2, 256):
+        rs = [R.get("peers", p, 32, peers=n) for p in PROTOS]
+        w(f"| 32 B ping-pong, one socket, round robin over {n} peers | " +
+          " | ".join(cell(r) for r in rs) +
+          f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+    w("\nTCP uses one connection per peer (it has no other way); Wind and UDP one socket.\n")
+
+    w("## Bulk goodput (Mbit/s of messages delivered; higher is better)\n")
+    w("Plain veth, default offloads. UDP: delivered goodput, what the receiver "
+      "got; its 64 KiB row sends 65507 B datagrams (the largest).\n")
+    w("| messages | Wind | UDP delivered (loss) | TCP | Wind/UDP | Wind/TCP |")
+    w("|---|---|---|---|---|---|")
+    for size in (1024, 8192, 65536):
+        rs = [R.get("bulk", p, size) for p in PROTOS]
+        ul = f" ({rs[1]['loss_pct']:.1f}% lost)" if rs[1] else ""
+        w(f"| {size // 1024} KiB | {cell(rs[0])} | {cell(rs[1])}{ul} | {cell(rs[2])} | "
+          f"{rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+    w("")
+
+    if losses:
+        w("## Under loss (netem on both ends, one MTU-sized segment per skb)\n")
+        w("`tc netem loss X% limit 10000` on both veth ends (data and ACKs alike) and "
+          "`gso_max_segs 1`: netem drops whole skbs, and an unsegmented 64 KB TCP "
+          "GSO skb would otherwise be one loss for 45 segments.\n")
+        w("| loss | row | Wind | UDP (loss, timeouts) | TCP | Wind/UDP | Wind/TCP | Wind / Wind at 0% |")
+        w("|---|---|---|---|---|---|---|---|")
+        for loss in losses:
+            for size in (1024, 8192, 65536):
+                rs = [R.get("bulk", p, size, loss=loss) for p in PROTOS]
+                base = R.get("bulk", "wind", size, loss=losses[0])
+                ul = f" ({rs[1]['loss_pct']:.1f}%)" if rs[1] else ""
+                w(f"| {loss}% | bulk {size // 1024} KiB, Mbit/s | {cell(rs[0])} | {cell(rs[1])}{ul} | "
+                  f"{cell(rs[2])} | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} | "
+                  f"{rfmt(ratio(rs[0], base))} |")
+            rs = [R.get("rr", p, 64, 8192, loss=loss) for p in PROTOS]
+            base = R.get("rr", "wind", 64, 8192, loss=losses[0])
+            ut = f" ({rs[1]['timeouts'] / max(rs[1]['ops'], 1) * 100:.1f}% timed out)" if rs[1] else ""
+            w(f"| {loss}% | page fetch, µs | {cell(rs[0])} | {cell(rs[1])}{ut} | {cell(rs[2])} | "
+              f"{rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} | {rfmt(ratio(rs[0], base))} |")
+        w("\nA UDP request that gets no reply in 20 ms is sent again (Wind's rto_min); "
+          "Wind and TCP recover by themselves.\n")
+
+    w("## Packets and CPU per operation (client side, no loss)\n")
+    w("Packets: Wind from /proc/net/wind_stat (OutPackets, InPackets; pure ACKs: "
+      "OutAcks + InAcks), UDP datagrams and TCP segments from /proc/net/snmp; "
+      "link: packets through the client's veth (/proc/net/dev; an IP fragment "
+      "counts, a GSO skb counts once). CPU: busy time of the whole VM "
+      "(/proc/stat, both ends) per operation.\n")
+    w("| row | Wind out+in (pure ACKs) | Wind link | UDP out+in | UDP link | TCP out+in | TCP link | CPU µs Wind / UDP / TCP |")
+    w("|---|---|---|---|---|---|---|---|")
+
+    def pk(r, acks=False):
+        if r is None:
+            return "–"
+        s = f"{r['pkts_out']:.2f}+{r['pkts_in']:.2f}"
+        if acks:
+            s += f" ({r['acks_out'] + r['acks_in']:.2f})"
+        return s
+
+    def lk(r):
+        return "–" if r is None else f"{r['link_tx'] + r['link_rx']:.2f}"
+
+    def cpu(rs):
+        return " / ".join("–" if r is None else f"{r['cpu_us']:.0f}" for r in rs)
+
+    lines = [(f"ping-pong {s} B", [R.get("rtt", p, s) for p in PROTOS]) for s in (16, 32, 128, 1024)]
+    lines.append(("page fetch 64 B / 8 KiB", [R.get("rr", p, 64, 8192) for p in PROTOS]))
+    lines.append(("sync send 32 B", [R.get("sync", "wind", 32), None, None]))
+    for size in (1024, 8192, 65536):
+        lines.append((f"bulk {size // 1024} KiB, per message", [R.get("bulk", p, size) for p in PROTOS]))
+    for name, rs in lines:
+        w(f"| {name} | {pk(rs[0], True)} | {lk(rs[0])} | {pk(rs[1])} | {lk(rs[1])} | "
+          f"{pk(rs[2])} | {lk(rs[2])} | {cpu(rs)} |")
+    w("\n`perf stat` counts no instructions under TCG (QEMU emulates no PMU), "
+      "so CPU time is the kernel-side cost measured here.\n")
+
+    ip = iperf_summary(iperf)
+    if ip:
+        w("## Baseline check: iperf3 in the same run\n")
+        w("| iperf3 | Mbit/s received | loss | windperf, same protocol |")
+        w("|---|---|---|---|")
+        for name, mbps, lost, err in ip:
+            if err:
+                w(f"| {name} | failed: {err} | | |")
+                continue
+            if name == "tcp":
+                r = R.get("bulk", "tcp", 65536)
+                ref = f"TCP bulk 64 KiB: {fmt(r and r['median'])}"
+            else:
+                ln = int(name.split("-")[-1])
+                r = R.get("bulk", "udp", 8192 if ln >= 8192 else 1024)
+                ref = f"UDP bulk {8 if ln >= 8192 else 1} KiB: {fmt(r and r['median'])} delivered"
+            w(f"| {name.replace('-', ' -l ')} | {fmt(mbps)} | {fmt(lost) + '%' if lost is not None else '–'} | {ref} |")
+        w("\niperf3 TCP writes 128 KiB at a time; iperf3 UDP runs with `-b 0` (as fast as it can).\n")
+
+    m = R.mem()
+    if m:
+        w("## Kernel memory per idle peer\n")
+        w(f"One Wind socket exchanged one 32 B message with each of {m['peers']} sockets "
+          f"(1000 ports in the other netns). Unreclaimable slab grew by "
+          f"{m['sunreclaim_delta'] / 1024:.0f} KiB (Slab {m['slab_delta'] / 1024:.0f} KiB) "
+          f"for {2 * m['peers']} peer states (one at each end of each pair): "
+          f"**{m['per_peer']:.0f} B per peer state**.")
+        if m.get("caches"):
+            w("Caches that grew: " + ", ".join(
+                f"{k} {v[0]:+d} x {v[1]} B" for k, v in m["caches"].items()) + ".")
+        w("")
+
+    w("## Targets (issue 6)\n")
+    w("| row | target | measured | met |")
+    w("|---|---|---|---|")
+    for row, target, measured, met in tg:
+        w(f"| {row} | {target} | {measured} | {'yes' if met else '**no**'} |")
+    w("")
+    if R.failed:
+        w("## Failed runs\n")
+        for f in R.failed:
+            w(f"- {f['row']} {f['proto']} loss {f['loss']}: `{f.get('args', '')}`")
+        w("")
+    w("## Plots\n")
+    if plot_err:
+        w(plot_err + "\n")
+    else:
+        w("![RTT vs message size](rtt.png)\n")
+        w("![Goodput vs loss](loss.png)\n")
+    return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--host-cpu", default="")
+    ap.add_argument("--host-cpus", default="")
+    ap.add_argument("out")
+    a = ap.parse_args()
+    meta, runs, iperf = load(a.out)
+    R = Results(runs)
+    losses = []
+    for run in runs:
+        if run.get("loss") is not None and run["loss"] not in losses:
+            losses.append(run["loss"])
+    tg = targets(R, meta)
+    plot_err = write_plots(R, a.out, losses)
+    md = markdown(meta, R, iperf, tg, losses, a.host_cpu, a.host_cpus, plot_err)
+    with open(os.path.join(a.out, "results.md"), "w") as f:
+        f.write(md)
+    meta = dict(meta, host_cpu=a.host_cpu, host_cpus=a.host_cpus)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"meta": meta, "runs": runs,
+                   "iperf3": [dict(zip(("run", "mbps", "lost_pct", "error"), x))
+                              for x in iperf_summary(iperf)],
+                   "targets": [dict(zip(("row", "target", "measured", "met"), x))
+                               for x in tg]}, f, indent=1)
+    sys.stdout.write(md)
+    print(f"bench: wrote {a.out}/results.md, results.json"
+          + ("" if plot_err else ", rtt.png, loss.png"))
+
+
+if __name__ == "__main__":
+    main()

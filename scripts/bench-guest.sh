@@ -1,0 +1,275 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark, inside the VM (scripts/bench boots it; make bench):
+# Wind, UDP and TCP through windperf, row by row in the same run, plus
+# iperf3's view of UDP and TCP, and the kernel memory of idle Wind peers.
+# Writes bench/results/raw.jsonl (one windperf -j object per line, tagged
+# with its row), iperf3-*.json and meta.json; bench/report.py turns them
+# into results.json, results.md and the plots.
+#
+# Topology: two network namespaces joined by one veth pair, MTU 1500.
+#
+#   netns wbench-a (client)                       netns wbench-b (servers)
+#  +----------------------------+               +----------------------------+
+#  | windperf -c (wind|udp|tcp) |               | windperf -s wind  :5001    |
+#  | iperf3 -c                  |               | windperf -s udp   :5001    |
+#  |                            |               | windperf -s tcp   :5001    |
+#  |                            |               | windperf -s -n 256 :6001.. |
+#  |                            |               | windperf -s -n 1000 :20001 |
+#  |                            |               | iperf3 -s         :5201    |
+#  |  eth0 10.99.0.1/24         |  veth pair    |         10.99.0.2/24 eth0  |
+#  |  [netem loss X%]  ---------+---------------+---------  [netem loss X%] |
+#  +----------------------------+   MTU 1500    +----------------------------+
+#
+# The loss rows put "netem loss X% limit 10000" on both ends (so data and
+# acknowledgments are lost alike) and cap both ends at one MTU-sized
+# segment per skb (gso_max_segs 1): netem drops a whole skb, and a TCP
+# GSO skb of up to 64 KB passes a veth unsegmented, so without the cap
+# "1% loss" would be 1% of TCP's super-packets.  The other rows run on
+# the plain veth with its default offloads (TCP's GSO included).
+#
+# Environment: WIND_BENCH_QUICK=1 (short runs, for development),
+# WIND_BENCH_ONLY="rtt sync bulk rr peers loss iperf mem" (a subset),
+# WIND_BENCH_LOSS="0 0.1 1 5".
+set -u
+
+REPO=${WIND_ROOT:-$(cd "$(dirname "$0")/.." && pwd -P)}
+OUT=$REPO/bench/results
+WP=$REPO/userspace/windperf/windperf
+A=wbench-a
+B=wbench-b
+IPA=10.99.0.1
+IPB=10.99.0.2
+PROTOS="wind udp tcp"
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers loss iperf mem}
+LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
+
+if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
+	LAT="-r 3 -d 0.2"	# latency rows: repetitions, seconds each
+	BULK="-r 2 -d 0.3"	# goodput rows
+	LOSSRUN="-r 2 -d 0.3"
+	IPERF_T=1
+else
+	LAT="-r 5 -d 0.4"
+	BULK="-r 3 -d 1"
+	LOSSRUN="-r 3 -d 1"
+	IPERF_T=3
+fi
+
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ip netns del $A 2>/dev/null
+	ip netns del $B 2>/dev/null
+}
+trap cleanup EXIT
+
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+say() { printf '%s\n' "$*"; }
+die() { say "bench: $*" >&2; exit 1; }
+
+[ -x "$WP" ] || die "$WP missing: run make first"
+mkdir -p "$OUT" || die "cannot write $OUT"
+rm -f "$OUT"/raw.jsonl "$OUT"/iperf3-*.json "$OUT"/meta.json "$OUT"/errors.log
+
+# ---- topology -------------------------------------------------------------
+ip netns del $A 2>/dev/null
+ip netns del $B 2>/dev/null
+ip netns add $A && ip netns add $B &&
+ip -n $A link set lo up && ip -n $B link set lo up &&
+ip -n $A link add eth0 mtu 1500 type veth peer name eth0 mtu 1500 netns $B &&
+ip -n $A addr add $IPA/24 dev eth0 && ip -n $B addr add $IPB/24 dev eth0 &&
+ip -n $A link set eth0 up && ip -n $B link set eth0 up || die "cannot build the netns"
+for _ in $(seq 500); do
+	ip -n $A -o link show dev eth0 | grep -q 'state UP' &&
+		ip -n $B -o link show dev eth0 | grep -q 'state UP' && break
+	sleep 0.01
+done
+ip netns exec $A ping -c 1 -W 2 $IPB >/dev/null || die "no connectivity over the veth"
+
+ina() { ip netns exec $A "$@"; }
+inb() { ip netns exec $B "$@"; }
+
+# start_server LOGNAME ARGS...: a windperf server in B, waits until ready
+start_server() {
+	local log=/tmp/wbench-$1.log
+	shift
+	inb "$WP" -s "$@" > "$log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 600); do
+		grep -q ready "$log" 2>/dev/null && return 0
+		kill -0 "${pids[-1]}" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$log" >&2
+	die "server $* did not start"
+}
+
+stop_last_server() {
+	kill "${pids[-1]}" 2>/dev/null
+	wait "${pids[-1]}" 2>/dev/null
+	unset 'pids[-1]'
+}
+
+nrows=0
+# run ROW LOSS PROTO WINDPERF-ARGS...: one windperf client, JSON tagged
+run() {
+	local row=$1 loss=$2 proto=$3 json rc
+	shift 3
+	json=$(ina "$WP" -c $IPB -p "$proto" -j -W 300 "$@" 2>>"$OUT/errors.log")
+	rc=$?
+	if [ $rc -ne 0 ] || [ -z "$json" ]; then
+		say "    $proto: FAILED (exit $rc; see bench/results/errors.log)"
+		printf '{"row": "%s", "loss": %s, "proto": "%s", "failed": true, "args": "%s"}\n' \
+			"$row" "$loss" "$proto" "$*" >> "$OUT/raw.jsonl"
+		return 1
+	fi
+	# one line, tagged; the summary printed from it
+	json=$(printf '%s' "$json" | tr -d '\n')
+	printf '{"row": "%s", "loss": %s, %s\n' "$row" "$loss" "${json#\{}" >> "$OUT/raw.jsonl"
+	printf '%s' "$json" | grep -o '"size": [0-9]*, "reply": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
+		sed -E 's/"size": ([0-9]+), "reply": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6/' |
+		while read -r size reply unit med lo hi; do
+			[ "$reply" != 0 ] && size="$size/$reply"
+			printf '    %-4s %9s B  %10s %s  (min %s, max %s)\n' "$proto" "$size" "$med" "$unit" "$lo" "$hi"
+		done
+}
+
+# row TITLE: the progress line
+row() {
+	nrows=$((nrows + 1))
+	say "[$(date +%H:%M:%S)] row $nrows: $*"
+}
+
+netem() {
+	local loss=$1 ns
+	for ns in $A $B; do
+		if [ "$loss" = off ]; then
+			ip netns exec $ns tc qdisc del dev eth0 root 2>/dev/null
+			ip -n $ns link set dev eth0 gso_max_segs 65535
+		else
+			ip -n $ns link set dev eth0 gso_max_segs 1
+			ip netns exec $ns tc qdisc replace dev eth0 root netem loss "$loss%" limit 10000 ||
+				die "tc netem failed"
+		fi
+	done
+}
+
+# ---- metadata -------------------------------------------------------------
+{
+	printf '{"date": "%s", "kernel": "%s", ' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -r)"
+	printf '"guest_cpus": %s, ' "$(nproc)"
+	printf '"guest_cpu_model": "%s", ' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+	printf '"guest_mem_kb": %s, ' "$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
+	printf '"accel": "QEMU TCG", "mtu": 1500, '
+	printf '"wind_params": {'
+	first=1
+	for f in /proc/sys/net/wind/*; do
+		[ -r "$f" ] || continue
+		[ $first = 1 ] || printf ', '
+		first=0
+		printf '"%s": %s' "$(basename "$f")" "$(cat "$f")"
+	done
+	printf '}, "git": "%s", ' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"
+	printf '"quick": %s, "lat_args": "%s", "bulk_args": "%s", "loss_args": "%s"}\n' \
+		"${WIND_BENCH_QUICK:-0}" "$LAT" "$BULK" "$LOSSRUN"
+} > "$OUT/meta.json"
+start=$(date +%s)
+say "bench: $(uname -r), $(nproc) CPUs (QEMU TCG), veth MTU 1500; writing $OUT"
+
+# ---- the rows -------------------------------------------------------------
+for p in $PROTOS; do
+	start_server "$p" -p "$p" -P 5001
+done
+
+if want rtt; then
+	for size in 16 32 128 1024; do
+		row "rtt, ping-pong of $size B"
+		for p in $PROTOS; do
+			run rtt null "$p" -P 5001 -t rtt -m "$size" $LAT
+		done
+	done
+fi
+
+if want sync; then
+	row "sync: Wind sendmsg(MSG_WIND_SYNC) of 32 B (beside the 32 B ping-pong above)"
+	run sync null wind -P 5001 -t sync -m 32 $LAT
+fi
+
+if want rr; then
+	row "rr: 64 B request, 8 KiB reply (DSM page fetch)"
+	for p in $PROTOS; do
+		run rr null "$p" -P 5001 -t rr -q 64 -m 8192 $LAT
+	done
+fi
+
+if want bulk; then
+	for size in 1024 8192 65536; do
+		row "bulk: one-way messages of $size B (UDP: 65507 for 64 KiB)"
+		for p in $PROTOS; do
+			run bulk null "$p" -P 5001 -t bulk -m "$size" $BULK
+		done
+	done
+fi
+
+if want peers; then
+	for p in $PROTOS; do
+		start_server "$p-256" -p "$p" -P 6001 -n 256
+	done
+	for n in 2 256; do
+		row "peers: one client socket, 32 B ping-pong round robin over $n server sockets"
+		for p in $PROTOS; do
+			run peers null "$p" -P 6001 -n "$n" -t peers -m 32 $LAT
+		done
+	done
+	for _ in $PROTOS; do
+		stop_last_server
+	done
+fi
+
+if want loss; then
+	for loss in $LOSSES; do
+		netem "$loss"
+		for size in 1024 8192 65536; do
+			row "loss $loss%: bulk $size B"
+			for p in $PROTOS; do
+				run bulk "$loss" "$p" -P 5001 -t bulk -m "$size" $LOSSRUN
+			done
+		done
+		row "loss $loss%: rr 64 B / 8 KiB"
+		for p in $PROTOS; do
+			run rr "$loss" "$p" -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
+		done
+	done
+	netem off
+fi
+
+if want iperf; then
+	inb iperf3 -s -p 5201 > /tmp/wbench-iperf3.log 2>&1 &
+	pids+=($!)
+	sleep 0.5
+	row "iperf3 TCP, $IPERF_T s"
+	ina iperf3 -c $IPB -p 5201 -t "$IPERF_T" -J > "$OUT/iperf3-tcp.json" 2>>"$OUT/errors.log" ||
+		say "    iperf3 tcp failed"
+	for len in 1472 8192; do
+		row "iperf3 UDP -l $len -b 0, $IPERF_T s"
+		ina iperf3 -c $IPB -p 5201 -u -b 0 -l $len -t "$IPERF_T" -J > "$OUT/iperf3-udp-$len.json" 2>>"$OUT/errors.log" ||
+			say "    iperf3 udp -l $len failed"
+	done
+	stop_last_server
+fi
+
+if want mem; then
+	row "memory: one Wind socket talks once to 1000 peers (1000 sockets in $B)"
+	start_server mem -p wind -P 20001 -n 1000
+	run mem null wind -P 20001 -n 1000 -t mem -r 1 -d 1
+	tail -n 1 "$OUT/raw.jsonl" | grep -o '"per_peer[a-z_]*": [0-9.]*' | sed 's/^/    /'
+	stop_last_server
+fi
+
+say "bench: $nrows rows in $(( $(date +%s) - start )) s"
