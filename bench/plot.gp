@@ -46,7 +46,7 @@ plot dir."/loss.dat" using 1:9:xtic(2) with linespoints lw 2 title "Wind", \
      "" using 1:10 with linespoints lw 2 title "UDP delivered", \
      "" using 1:11 with linespoints lw 2 title "TCP"
 set title "page fetch: 64 B request, 8 KiB reply"
-set ylabel "time per fetch (us), median"
+set ylabel "mean time per fetch (us)"
 set logscale y
 set yrange [*:*]
 set key top left

@@ -51,9 +51,9 @@ if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
 	LOSSRUN="-r 2 -d 0.3"
 	IPERF_T=1
 else
-	LAT="-r 5 -d 0.4"
-	BULK="-r 3 -d 1"
-	LOSSRUN="-r 3 -d 1"
+	LAT="-r 7 -d 0.5"
+	BULK="-r 5 -d 1"
+	LOSSRUN="-r 3 -d 1.5"
 	IPERF_T=3
 fi
 
