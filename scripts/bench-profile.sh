@@ -11,7 +11,9 @@
 # result, the Wind counters of both namespaces over the run, and a
 # cpu-clock profile of the whole VM (perf record -a; TCG has no PMU, so
 # sampling is by timer) with the top kernel symbols.  Not part of make
-# bench: a tool for finding what to optimise.
+# bench: a tool for finding what to optimise.  WIND_SYSCTL="rto_min_ms=5
+# delack_ms=2" sets net.wind.* tunables in both namespaces first;
+# WIND_NOPERF=1 runs without the profiler.
 set -u
 REPO=${WIND_ROOT:-$(cd "$(dirname "$0")/.." && pwd -P)}
 WP=$REPO/userspace/windperf/windperf
@@ -49,6 +51,12 @@ if [ -n "$loss" ]; then
 	done
 fi
 ip netns exec $A ping -c 1 -W 2 10.98.0.2 >/dev/null || exit 1
+[ -n "${WIND_SYSCTL:-}" ] && modprobe wind
+for kv in ${WIND_SYSCTL:-}; do
+	for ns in $A $B; do
+		ip netns exec $ns sysctl -q -w "net.wind.$kv" || exit 1
+	done
+done
 
 ip netns exec $B "$WP" -s -p "$proto" -P 5001 > /tmp/wprof-server.log 2>&1 &
 spid=$!
@@ -65,6 +73,7 @@ perf=$(command -v perf)
 for p in /usr/bin/perf_*; do
 	[ -x "$p" ] && perf=$p
 done
+[ "${WIND_NOPERF:-0}" = 1 ] && perf=
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 if [ -n "$perf" ]; then
