@@ -42,6 +42,7 @@ B=wbench-b
 IPA=10.99.0.1
 IPB=10.99.0.2
 PROTOS="wind udp tcp"
+ALL=wind,udp,tcp
 ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers loss iperf mem}
 LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
 
@@ -117,33 +118,45 @@ stop_last_server() {
 }
 
 nrows=0
-# run ROW LOSS PROTO WINDPERF-ARGS...: one windperf client, JSON tagged
+# run ROW LOSS PROTOS WINDPERF-ARGS...: one windperf client for the
+# protocols (comma-separated; their repetitions alternate), one JSON line
+# per protocol, tagged with the row and the loss
 run() {
-	local row=$1 loss=$2 proto=$3 json rc
+	local row=$1 loss=$2 protos=$3 out rc line proto
 	shift 3
-	json=$(ina "$WP" -c $IPB -p "$proto" -j -W 300 "$@" 2>>"$OUT/errors.log")
+	out=$(ina "$WP" -c $IPB -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
 	rc=$?
-	if [ $rc -ne 0 ] || [ -z "$json" ]; then
-		say "    $proto: FAILED (exit $rc; see bench/results/errors.log)"
+	if [ $rc -ne 0 ] || [ -z "$out" ]; then
+		say "    $protos: FAILED (exit $rc; see bench/results/errors.log)"
 		printf '{"row": "%s", "loss": %s, "proto": "%s", "failed": true, "args": "%s"}\n' \
-			"$row" "$loss" "$proto" "$*" >> "$OUT/raw.jsonl"
+			"$row" "$loss" "$protos" "$*" >> "$OUT/raw.jsonl"
 		return 1
 	fi
-	# one line, tagged; the summary printed from it
-	json=$(printf '%s' "$json" | tr -d '\n')
-	printf '{"row": "%s", "loss": %s, %s\n' "$row" "$loss" "${json#\{}" >> "$OUT/raw.jsonl"
-	printf '%s' "$json" | grep -o '"size": [0-9]*, "reply": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
-		sed -E 's/"size": ([0-9]+), "reply": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6/' |
-		while read -r size reply unit med lo hi; do
-			[ "$reply" != 0 ] && size="$size/$reply"
-			printf '    %-4s %9s B  %10s %s  (min %s, max %s)\n' "$proto" "$size" "$med" "$unit" "$lo" "$hi"
-		done
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		printf '{"row": "%s", "loss": %s, %s\n' "$row" "$loss" "${line#\{}" >> "$OUT/raw.jsonl"
+		proto=$(printf '%s' "$line" | sed -n 's/^{"proto": "\([a-z]*\)".*/\1/p')
+		printf '%s' "$line" | grep -o '"size": [0-9]*, "reply": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
+			sed -E 's/"size": ([0-9]+), "reply": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6/' |
+			while read -r size reply unit med lo hi; do
+				[ "$reply" != 0 ] && size="$size/$reply"
+				printf '    %-4s %9s B  %10s %s  (min %s, max %s)\n' "$proto" "$size" "$med" "$unit" "$lo" "$hi"
+			done
+	done <<< "$out"
 }
 
 # row TITLE: the progress line
 row() {
 	nrows=$((nrows + 1))
 	say "[$(date +%H:%M:%S)] row $nrows: $*"
+}
+
+# iperf_say NAME SECTION: the Mbit/s of an iperf3 -J result
+iperf_say() {
+	local bps
+	bps=$(grep -A 12 "\"$2\"" "$OUT/iperf3-$1.json" 2>/dev/null |
+		sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' | head -n 1)
+	[ -n "$bps" ] && say "    iperf3 $1: $(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }') Mbit/s received"
 }
 
 netem() {
@@ -190,9 +203,7 @@ done
 if want rtt; then
 	for size in 16 32 128 1024; do
 		row "rtt, ping-pong of $size B"
-		for p in $PROTOS; do
-			run rtt null "$p" -P 5001 -t rtt -m "$size" $LAT
-		done
+		run rtt null $ALL -P 5001 -t rtt -m "$size" $LAT
 	done
 fi
 
@@ -203,18 +214,32 @@ fi
 
 if want rr; then
 	row "rr: 64 B request, 8 KiB reply (DSM page fetch)"
-	for p in $PROTOS; do
-		run rr null "$p" -P 5001 -t rr -q 64 -m 8192 $LAT
-	done
+	run rr null $ALL -P 5001 -t rr -q 64 -m 8192 $LAT
 fi
 
 if want bulk; then
 	for size in 1024 8192 65536; do
 		row "bulk: one-way messages of $size B (UDP: 65507 for 64 KiB)"
-		for p in $PROTOS; do
-			run bulk null "$p" -P 5001 -t bulk -m "$size" $BULK
-		done
+		run bulk null $ALL -P 5001 -t bulk -m "$size" $BULK
 	done
+fi
+
+if want iperf; then
+	inb iperf3 -s -p 5201 > /tmp/wbench-iperf3.log 2>&1 &
+	pids+=($!)
+	sleep 0.5
+	# right after windperf's bulk rows, so that both see the same machine
+	row "iperf3 TCP, $IPERF_T s"
+	ina iperf3 -c $IPB -p 5201 -t "$IPERF_T" -J > "$OUT/iperf3-tcp.json" 2>>"$OUT/errors.log" ||
+		say "    iperf3 tcp failed"
+	iperf_say tcp sum_received
+	for len in 1472 8192; do
+		row "iperf3 UDP -l $len -b 0, $IPERF_T s"
+		ina iperf3 -c $IPB -p 5201 -u -b 0 -l $len -t "$IPERF_T" -J > "$OUT/iperf3-udp-$len.json" 2>>"$OUT/errors.log" ||
+			say "    iperf3 udp -l $len failed"
+		iperf_say "udp-$len" sum_received
+	done
+	stop_last_server
 fi
 
 if want peers; then
@@ -223,9 +248,7 @@ if want peers; then
 	done
 	for n in 2 256; do
 		row "peers: one client socket, 32 B ping-pong round robin over $n server sockets"
-		for p in $PROTOS; do
-			run peers null "$p" -P 6001 -n "$n" -t peers -m 32 $LAT
-		done
+		run peers null $ALL -P 6001 -n "$n" -t peers -m 32 $LAT
 	done
 	for _ in $PROTOS; do
 		stop_last_server
@@ -237,31 +260,12 @@ if want loss; then
 		netem "$loss"
 		for size in 1024 8192 65536; do
 			row "loss $loss%: bulk $size B"
-			for p in $PROTOS; do
-				run bulk "$loss" "$p" -P 5001 -t bulk -m "$size" $LOSSRUN
-			done
+			run bulk "$loss" $ALL -P 5001 -t bulk -m "$size" $LOSSRUN
 		done
 		row "loss $loss%: rr 64 B / 8 KiB"
-		for p in $PROTOS; do
-			run rr "$loss" "$p" -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
-		done
+		run rr "$loss" $ALL -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
 	done
 	netem off
-fi
-
-if want iperf; then
-	inb iperf3 -s -p 5201 > /tmp/wbench-iperf3.log 2>&1 &
-	pids+=($!)
-	sleep 0.5
-	row "iperf3 TCP, $IPERF_T s"
-	ina iperf3 -c $IPB -p 5201 -t "$IPERF_T" -J > "$OUT/iperf3-tcp.json" 2>>"$OUT/errors.log" ||
-		say "    iperf3 tcp failed"
-	for len in 1472 8192; do
-		row "iperf3 UDP -l $len -b 0, $IPERF_T s"
-		ina iperf3 -c $IPB -p 5201 -u -b 0 -l $len -t "$IPERF_T" -J > "$OUT/iperf3-udp-$len.json" 2>>"$OUT/errors.log" ||
-			say "    iperf3 udp -l $len failed"
-	done
-	stop_last_server
 fi
 
 if want mem; then

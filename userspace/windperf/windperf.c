@@ -3,8 +3,8 @@
  * windperf: Wind beside UDP and TCP, in the style of netperf/iperf3.
  *
  *   windperf -s -p PROTO [-P PORT] [-n N] [-b BYTES]
- *   windperf -c HOST -p PROTO -t TEST [-P PORT] [-n N] [-r REPS] [-d SECS]
- *            [-m SIZES] [-b BYTES] [-T MS] [-W SECS] [-j]
+ *   windperf -c HOST -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N] [-r REPS]
+ *            [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS] [-W SECS] [-j]
  *
  * PROTO is wind, udp or tcp; one code path serves all three: a message is
  * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
@@ -18,16 +18,21 @@
  *   bulk   one-way messages of -m sizes (default 1024,8192,65536) for -d
  *          seconds, then the server says what it received: goodput is the
  *          bytes the receiver got over the time until it said so
- *   rr     request 64 B, reply -m bytes (default 8192): a DSM page fetch
+ *   rr     request -q bytes (default 64), reply -m bytes (default 8192):
+ *          a DSM page fetch
  *   peers  ping-pong of -m bytes (default 32), round robin over -n server
  *          ports (one client socket; TCP needs one connection per peer)
  *   mem    Wind only: one socket talks once to each of -n ports, then the
  *          kernel's slab use per peer (see mem_test())
  *
- * Each test runs -r repetitions of -d seconds.  Latencies: per repetition
- * the median exchange; reported is the median of those with their min and
- * max.  Goodput: per repetition; median, min, max.  Per operation, the
- * client-side counter deltas over all repetitions: /proc/net/wind_stat
+ * Each test runs -r repetitions of -d seconds; with several protocols
+ * (-p wind,udp,tcp: one server each, on the same port number) their
+ * repetitions alternate, so that they share alike whatever else the
+ * machine does.  -j prints one JSON line per protocol.  Latencies: per
+ * repetition the median exchange; reported is the median of those with
+ * their min and max.  Goodput: per repetition; median, min, max.  Per
+ * operation, the client-side counter deltas over the repetitions (each
+ * counted around its own repetition only): /proc/net/wind_stat
  * (Wind), /proc/net/snmp (UDP, TCP), /proc/net/dev (packets on the links,
  * all protocols), and the busy CPU time of the whole machine (/proc/stat).
  *
@@ -639,21 +644,34 @@ struct row {
 	double ops;		/* exchanges / messages over all reps */
 	double secs;		/* measured time over all reps */
 	double best;		/* fastest single exchange (us) */
-	double c0[NCTR], c1[NCTR];
+	double cd[NCTR];	/* counter deltas summed over the reps */
 	uint64_t sent, rcvd, bytes_sent, bytes_rcvd;
 	uint64_t timeouts;
 };
 
-static bool first_row = true;
+/* Counters around one repetition: only its own traffic is counted. */
+static void rep_begin(struct ctx *c, double *c0)
+{
+	counters(c->proto, c0);
+}
 
-static void print_row(struct ctx *c, struct row *r, bool goodput)
+static void rep_end(struct ctx *c, struct row *r, const double *c0)
+{
+	double c1[NCTR];
+
+	counters(c->proto, c1);
+	for (int i = 0; i < NCTR; i++)
+		r->cd[i] += c1[i] - c0[i];
+}
+
+static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 {
 	double v[64], med, lo, hi, ops = r->ops ? r->ops : 1;
 	double d[NCTR];
 	const char *unit = goodput ? "Mbit/s" : "us";
 
 	for (int i = 0; i < NCTR; i++)
-		d[i] = (r->c1[i] - r->c0[i]) / ops;
+		d[i] = r->cd[i] / ops;
 	memcpy(v, r->rep, r->reps * sizeof(*v));
 	med = median(v, r->reps);
 	lo = v[0];
@@ -677,11 +695,10 @@ static void print_row(struct ctx *c, struct row *r, bool goodput)
 		fflush(stdout);
 		return;
 	}
-	printf("%s\n    {\"size\": %d, \"reply\": %d, \"reps\": %d, "
+	printf("%s{\"size\": %d, \"reply\": %d, \"reps\": %d, "
 	       "\"unit\": \"%s\", \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
 	       "\"rep_values\": [",
-	       first_row ? "" : ",", r->size, r->reply, r->reps, unit, med, lo,
-	       hi);
+	       first ? "" : ", ", r->size, r->reply, r->reps, unit, med, lo, hi);
 	for (int i = 0; i < r->reps; i++)
 		printf("%s%.3f", i ? ", " : "", r->rep[i]);
 	printf("], \"ops\": %.0f, \"secs\": %.4f, \"best_us\": %.3f, "
@@ -689,11 +706,11 @@ static void print_row(struct ctx *c, struct row *r, bool goodput)
 	       "\"acks_in\": %.4f, \"retrans\": %.4f, \"link_tx\": %.4f, "
 	       "\"link_rx\": %.4f, \"ip_frags\": %.4f, \"rcvbuf_errors\": %.4f, "
 	       "\"sndbuf_errors\": %.4f, \"cpu_us\": %.3f, \"cpu_busy_pct\": %.1f",
-	       r->ops, r->secs, r->best, d[C_OUT], d[C_IN], d[C_OUTACK],
-	       d[C_INACK], d[C_RETRANS], d[C_LINKTX], d[C_LINKRX], d[C_IPFRAG],
-	       d[C_RCVERR], d[C_SNDERR], d[C_CPU] * 1e6,
-	       100.0 * (r->c1[C_CPU] - r->c0[C_CPU]) /
-	       ((r->c1[C_CPU] - r->c0[C_CPU]) + (r->c1[C_IDLE] - r->c0[C_IDLE]) + 1e-9));
+	       r->ops, r->secs, r->best > 1e29 ? 0 : r->best, d[C_OUT],
+	       d[C_IN], d[C_OUTACK], d[C_INACK], d[C_RETRANS], d[C_LINKTX],
+	       d[C_LINKRX], d[C_IPFRAG], d[C_RCVERR], d[C_SNDERR],
+	       d[C_CPU] * 1e6,
+	       100.0 * r->cd[C_CPU] / (r->cd[C_CPU] + r->cd[C_IDLE] + 1e-9));
 	if (goodput)
 		printf(", \"sent\": %" PRIu64 ", \"rcvd\": %" PRIu64
 		       ", \"bytes_sent\": %" PRIu64 ", \"bytes_rcvd\": %" PRIu64
@@ -701,8 +718,6 @@ static void print_row(struct ctx *c, struct row *r, bool goodput)
 		       r->sent, r->rcvd, r->bytes_sent, r->bytes_rcvd,
 		       r->sent ? 100.0 * (r->sent - r->rcvd) / r->sent : 0);
 	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
-	first_row = false;
-	fflush(stdout);
 }
 
 /* ---- client ---------------------------------------------------------- */
@@ -756,39 +771,53 @@ static double exchange(struct ctx *c, int i, char *req, int size, int reply,
 	return (now_s() - t0) * 1e6;
 }
 
-/* Ping-pong rows: rtt (one peer), rr, peers (round robin). */
-static void pingpong(struct ctx *c, int size, int reply)
+static char *scratch(size_t size)
 {
-	struct row r = { .size = size, .reply = reply == size ? 0 : reply,
-			 .reps = opt.reps, .best = 1e30 };
-	char *req = xcalloc(1, size);
-	struct samples s = { 0 };
+	static char *buf;
 
-	/* warm up: every peer's state exists, routes and caches are hot */
+	if (!buf)
+		buf = xcalloc(1, WP_MAXMSG);
+	memset(buf, 0, size);
+	return buf;
+}
+
+/* Ping-pong (rtt, rr, peers): exchanges with the peers in turn for
+ * opt.secs; the repetition's value is its median exchange.
+ */
+static void pp_warm(struct ctx *c, struct row *r)
+{
+	char *req = scratch(r->size);
+	uint64_t to = 0;
+
+	/* every peer's state exists, routes and caches are hot */
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < c->n; i++)
-			exchange(c, i, req, size, reply, &r.timeouts);
-	r.timeouts = 0;
-	counters(c->proto, r.c0);
-	for (int rep = 0, i = 0; rep < opt.reps; rep++) {
-		double t0 = now_s(), t;
+			exchange(c, i, req, r->size, r->reply ? r->reply : r->size,
+				 &to);
+}
 
-		s.n = 0;
-		do {
-			t = exchange(c, i, req, size, reply, &r.timeouts);
-			add_sample(&s, t);
-			if (t < r.best)
-				r.best = t;
-			i = (i + 1) % c->n;
-		} while (now_s() - t0 < opt.secs || s.n < c->n);
-		r.secs += now_s() - t0;
-		r.ops += s.n;
-		r.rep[rep] = median(s.v, s.n);
-	}
-	counters(c->proto, r.c1);
-	print_row(c, &r, false);
-	free(s.v);
-	free(req);
+static void pp_rep(struct ctx *c, struct row *r, int rep)
+{
+	static struct samples s;
+	int reply = r->reply ? r->reply : r->size;
+	char *req = scratch(r->size);
+	double c0[NCTR], t0, t;
+	int i = 0;
+
+	s.n = 0;
+	rep_begin(c, c0);
+	t0 = now_s();
+	do {
+		t = exchange(c, i, req, r->size, reply, &r->timeouts);
+		add_sample(&s, t);
+		if (t < r->best)
+			r->best = t;
+		i = (i + 1) % c->n;
+	} while (now_s() - t0 < opt.secs || s.n < c->n);
+	r->secs += now_s() - t0;
+	rep_end(c, r, c0);
+	r->ops += s.n;
+	r->rep[rep] = median(s.v, s.n);
 }
 
 /* Ask the server what it received in the session (UDP: until it says). */
@@ -819,87 +848,109 @@ static void get_stat(struct ctx *c, uint32_t session, struct wp_stat *st,
 	}
 }
 
-static void bulk(struct ctx *c, int size)
+/* Bulk: one-way messages for opt.secs, then the server's count; the
+ * repetition's value is the goodput the receiver saw.
+ */
+static void bulk_send(struct ctx *c, struct row *r, double secs,
+		      uint32_t session, uint64_t *sent)
 {
-	struct row r = { .size = size, .reps = opt.reps };
-	char *msg = xcalloc(1, size);
-	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK };
-	struct wp_stat st;
+	char *msg = scratch(r->size);
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK, .seq = session };
+	double t0 = now_s();
 
-	/* warm up */
-	h.seq = next_seq++;
 	memcpy(msg, &h, sizeof(h));
-	for (int k = 0; k < 8; k++)
-		tx(c, peer_fd(c, 0), &c->addr[0], msg, size, 0);
-	get_stat(c, h.seq, &st, &r.timeouts);
-	r.timeouts = 0;
-	counters(c->proto, r.c0);
-	for (int rep = 0; rep < opt.reps; rep++) {
-		double t0 = now_s(), t;
-		uint64_t sent = 0;
+	do {
+		for (int k = 0; k < 8; k++)
+			if (!tx(c, peer_fd(c, 0), &c->addr[0], msg, r->size, 0))
+				(*sent)++;
+	} while (now_s() - t0 < secs);
+}
 
-		h.seq = next_seq++;
-		memcpy(msg, &h, sizeof(h));
-		do {
-			for (int k = 0; k < 8; k++)
-				if (!tx(c, peer_fd(c, 0), &c->addr[0], msg, size, 0))
-					sent++;
-		} while (now_s() - t0 < opt.secs);
-		get_stat(c, h.seq, &st, &r.timeouts);
-		t = now_s() - t0;
-		r.secs += t;
-		r.sent += sent;
-		r.rcvd += st.msgs;
-		r.bytes_sent += sent * size;
-		r.bytes_rcvd += st.bytes;
-		r.ops += sent;
-		r.rep[rep] = st.bytes * 8 / t / 1e6;
-	}
-	counters(c->proto, r.c1);
-	print_row(c, &r, true);
-	free(msg);
+static void bulk_warm(struct ctx *c, struct row *r)
+{
+	uint32_t session = next_seq++;
+	struct wp_stat st;
+	uint64_t sent = 0, to = 0;
+
+	bulk_send(c, r, 0, session, &sent);
+	get_stat(c, session, &st, &to);
+}
+
+static void bulk_rep(struct ctx *c, struct row *r, int rep)
+{
+	uint32_t session = next_seq++;
+	double c0[NCTR], t0, t;
+	struct wp_stat st;
+	uint64_t sent = 0;
+
+	rep_begin(c, c0);
+	t0 = now_s();
+	bulk_send(c, r, opt.secs, session, &sent);
+	get_stat(c, session, &st, &r->timeouts);
+	t = now_s() - t0;
+	rep_end(c, r, c0);
+	r->secs += t;
+	r->sent += sent;
+	r->rcvd += st.msgs;
+	r->bytes_sent += sent * r->size;
+	r->bytes_rcvd += st.bytes;
+	r->ops += sent;
+	r->rep[rep] = st.bytes * 8 / t / 1e6;
 }
 
 /* Wind's sync-ordered send: returns when the peer's kernel acked it. */
-static void sync_test(struct ctx *c, int size)
-{
-	struct row r = { .size = size, .reps = opt.reps, .best = 1e30 };
-	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK, .seq = next_seq++ };
-	char *msg = xcalloc(1, size);
-	struct samples s = { 0 };
-	struct wp_stat st;
+static uint32_t sync_session;
 
+static void sync_warm(struct ctx *c, struct row *r)
+{
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK };
+	char *msg = scratch(r->size);
+
+	sync_session = h.seq = next_seq++;
 	memcpy(msg, &h, sizeof(h));
 	for (int k = 0; k < 3; k++)
-		tx(c, c->fd[0], &c->addr[0], msg, size, MSG_WIND_SYNC);
-	counters(c->proto, r.c0);
-	for (int rep = 0; rep < opt.reps; rep++) {
-		double t0 = now_s(), t1, t;
+		tx(c, c->fd[0], &c->addr[0], msg, r->size, MSG_WIND_SYNC);
+	r->sent = 3;
+}
 
-		s.n = 0;
-		do {
-			t1 = now_s();
-			tx(c, c->fd[0], &c->addr[0], msg, size, MSG_WIND_SYNC);
-			t = (now_s() - t1) * 1e6;
-			add_sample(&s, t);
-			if (t < r.best)
-				r.best = t;
-		} while (now_s() - t0 < opt.secs);
-		r.secs += now_s() - t0;
-		r.ops += s.n;
-		r.rep[rep] = median(s.v, s.n);
-	}
-	counters(c->proto, r.c1);
-	/* everything arrived? (and the server is still there) */
-	get_stat(c, h.seq, &st, &r.timeouts);
-	r.sent = r.ops + 3;
-	r.rcvd = st.msgs;
-	if (st.msgs != r.sent)
+static void sync_rep(struct ctx *c, struct row *r, int rep)
+{
+	static struct samples s;
+	struct wp_hdr h = {
+		.magic = WP_MAGIC, .op = OP_SINK, .seq = sync_session,
+	};
+	char *msg = scratch(r->size);
+	double c0[NCTR], t0, t1, t;
+
+	memcpy(msg, &h, sizeof(h));
+	s.n = 0;
+	rep_begin(c, c0);
+	t0 = now_s();
+	do {
+		t1 = now_s();
+		tx(c, c->fd[0], &c->addr[0], msg, r->size, MSG_WIND_SYNC);
+		t = (now_s() - t1) * 1e6;
+		add_sample(&s, t);
+		if (t < r->best)
+			r->best = t;
+	} while (now_s() - t0 < opt.secs);
+	r->secs += now_s() - t0;
+	rep_end(c, r, c0);
+	r->ops += s.n;
+	r->sent += s.n;
+	r->rep[rep] = median(s.v, s.n);
+}
+
+/* Everything sent synchronously arrived (and the server is still there). */
+static void sync_check(struct ctx *c, struct row *r)
+{
+	struct wp_stat st;
+
+	get_stat(c, sync_session, &st, &r->timeouts);
+	r->rcvd = st.msgs;
+	if (st.msgs != r->sent)
 		die("sync: the server got %" PRIu64 " of %" PRIu64 " messages",
-		    st.msgs, r.sent);
-	print_row(c, &r, false);
-	free(s.v);
-	free(msg);
+		    st.msgs, r->sent);
 }
 
 /* Slab use in bytes: SUnreclaim and Slab of /proc/meminfo. */
@@ -976,7 +1027,7 @@ static void mem_test(struct ctx *c)
 		       "%.0f B per peer state (2 per pair); caches:",
 		       c->n, u1 - u0, s1 - s0, per);
 	else
-		printf("\n    {\"peers\": %d, \"sunreclaim_delta\": %.0f, "
+		printf("{\"peers\": %d, \"sunreclaim_delta\": %.0f, "
 		       "\"slab_delta\": %.0f, \"per_peer\": %.1f, "
 		       "\"per_peer_slab\": %.1f, \"caches\": {",
 		       c->n, u1 - u0, s1 - s0, per, (s1 - s0) / (2.0 * c->n));
@@ -1032,72 +1083,128 @@ static void set_default_sizes(void)
 	die("unknown test %s (rtt, sync, bulk, rr, peers, mem)", opt.test);
 }
 
-static int client(enum proto p, const char *host, int port, int n)
+static void client_open(struct ctx *c, enum proto p, struct in_addr ia,
+			int port, int n)
 {
-	struct ctx c = { .proto = p, .n = n };
+	c->proto = p;
+	c->n = n;
+	c->fd = xcalloc(n, sizeof(int));
+	c->addr = xcalloc(n, sizeof(*c->addr));
+	c->buf = xcalloc(1, WP_MAXMSG);
+	for (int i = 0; i < n; i++) {
+		c->addr[i].sin_family = AF_INET;
+		c->addr[i].sin_addr = ia;
+		c->addr[i].sin_port = htons(port + i);
+	}
+	if (p == P_TCP) {
+		c->rb = xcalloc(n, sizeof(*c->rb));
+		for (int i = 0; i < n; i++) {
+			c->fd[i] = open_socket(p);
+			if (connect(c->fd[i], (void *)&c->addr[i],
+				    sizeof(c->addr[i])))
+				die("connect to port %d:", port + i);
+			rb_init(&c->rb[i]);
+		}
+		return;
+	}
+	c->fd[0] = open_socket(p);
+	if (p == P_UDP) {
+		struct timeval tv = {
+			opt.udp_timeout_ms / 1000,
+			opt.udp_timeout_ms % 1000 * 1000,
+		};
+
+		if (setsockopt(c->fd[0], SOL_SOCKET, SO_RCVTIMEO, &tv,
+			       sizeof(tv)))
+			die("SO_RCVTIMEO:");
+	}
+}
+
+/*
+ * The client: for each size, every protocol of -p warms up, then the
+ * repetitions alternate between the protocols (wind, udp, tcp, wind, ...)
+ * so that they share whatever else the machine does alike.
+ */
+static int client(const enum proto *protos, int np, const char *host,
+		  int port, int n)
+{
+	static struct row rows[3][16];
+	struct ctx c[3];
 	struct in_addr ia;
+	bool goodput, mem;
 
 	if (inet_pton(AF_INET, host, &ia) != 1)
 		die("bad address %s (numeric IPv4)", host);
 	set_default_sizes();
-	if ((!strcmp(opt.test, "sync") || !strcmp(opt.test, "mem")) &&
-	    p != P_WIND)
-		die("-t %s is for Wind only", opt.test);
-	c.fd = xcalloc(n, sizeof(int));
-	c.addr = xcalloc(n, sizeof(*c.addr));
-	c.buf = xcalloc(1, WP_MAXMSG);
-	for (int i = 0; i < n; i++) {
-		c.addr[i].sin_family = AF_INET;
-		c.addr[i].sin_addr = ia;
-		c.addr[i].sin_port = htons(port + i);
+	goodput = !strcmp(opt.test, "bulk");
+	mem = !strcmp(opt.test, "mem");
+	for (int k = 0; k < np; k++) {
+		if ((!strcmp(opt.test, "sync") || mem) && protos[k] != P_WIND)
+			die("-t %s is for Wind only", opt.test);
+		client_open(&c[k], protos[k], ia, port, n);
 	}
-	if (p == P_TCP) {
-		c.rb = xcalloc(n, sizeof(*c.rb));
-		for (int i = 0; i < n; i++) {
-			c.fd[i] = open_socket(p);
-			if (connect(c.fd[i], (void *)&c.addr[i], sizeof(c.addr[i])))
-				die("connect to port %d:", port + i);
-			rb_init(&c.rb[i]);
-		}
-	} else {
-		c.fd[0] = open_socket(p);
-		if (p == P_UDP) {
-			struct timeval tv = {
-				opt.udp_timeout_ms / 1000,
-				opt.udp_timeout_ms % 1000 * 1000,
-			};
-
-			if (setsockopt(c.fd[0], SOL_SOCKET, SO_RCVTIMEO, &tv,
-				       sizeof(tv)))
-				die("SO_RCVTIMEO:");
-		}
+	if (mem) {
+		if (opt.json)
+			printf("{\"proto\": \"wind\", \"test\": \"mem\", "
+			       "\"peers\": %d, \"rows\": [", n);
+		mem_test(&c[0]);
+		if (opt.json)
+			printf("]}\n");
+		return 0;
 	}
-
-	if (opt.json)
-		printf("{\"proto\": \"%s\", \"test\": \"%s\", \"peers\": %d, "
-		       "\"secs_per_rep\": %.3f, \"rows\": [",
-		       proto_names[p], opt.test, n, opt.secs);
-	for (int k = 0; k < opt.nsizes; k++) {
-		int size = opt.sizes[k];
+	for (int s = 0; s < opt.nsizes; s++) {
+		int size = opt.sizes[s];
 
 		if (size < (int)sizeof(struct wp_hdr) || size > (int)WP_MAXMSG)
 			die("size %d out of range (%zu..%u)", size,
 			    sizeof(struct wp_hdr), WP_MAXMSG);
-		if (!strcmp(opt.test, "rtt") || !strcmp(opt.test, "peers"))
-			pingpong(&c, size, size);
-		else if (!strcmp(opt.test, "rr"))
-			pingpong(&c, opt.reply ? opt.reply : 64, size);
-		else if (!strcmp(opt.test, "bulk"))
-			bulk(&c, p == P_UDP && size > 65507 ? 65507 : size);
-		else if (!strcmp(opt.test, "sync"))
-			sync_test(&c, size);
-		else if (!strcmp(opt.test, "mem"))
-			mem_test(&c);
-		if (!strcmp(opt.test, "mem"))
-			break;
+		for (int k = 0; k < np; k++) {
+			struct row *r = &rows[k][s];
+
+			r->reps = opt.reps;
+			r->best = 1e30;
+			r->size = size;
+			if (!strcmp(opt.test, "rr")) {
+				r->size = opt.reply ? opt.reply : 64;
+				r->reply = size;
+			}
+			if (goodput && protos[k] == P_UDP && size > 65507)
+				r->size = 65507;	/* the largest datagram */
+			if (!strcmp(opt.test, "sync"))
+				sync_warm(&c[k], r);
+			else if (goodput)
+				bulk_warm(&c[k], r);
+			else
+				pp_warm(&c[k], r);
+		}
+		for (int rep = 0; rep < opt.reps; rep++)
+			for (int k = 0; k < np; k++) {
+				struct row *r = &rows[k][s];
+
+				if (!strcmp(opt.test, "sync"))
+					sync_rep(&c[k], r, rep);
+				else if (goodput)
+					bulk_rep(&c[k], r, rep);
+				else
+					pp_rep(&c[k], r, rep);
+			}
+		for (int k = 0; k < np; k++) {
+			if (!strcmp(opt.test, "sync"))
+				sync_check(&c[k], &rows[k][s]);
+			if (!opt.json)
+				print_row(&c[k], &rows[k][s], goodput, true);
+		}
 	}
-	if (opt.json)
-		printf("\n]}\n");
+	/* JSON: one line per protocol */
+	for (int k = 0; opt.json && k < np; k++) {
+		printf("{\"proto\": \"%s\", \"test\": \"%s\", \"peers\": %d, "
+		       "\"secs_per_rep\": %.3f, \"rows\": [",
+		       proto_names[protos[k]], opt.test, n, opt.secs);
+		for (int s = 0; s < opt.nsizes; s++)
+			print_row(&c[k], &rows[k][s], goodput, s == 0);
+		printf("]}\n");
+	}
+	fflush(stdout);
 	return 0;
 }
 
@@ -1105,7 +1212,7 @@ static _Noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: windperf -s -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
-		"       windperf -c HOST -p wind|udp|tcp -t rtt|sync|bulk|rr|peers|mem\n"
+		"       windperf -c HOST -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem\n"
 		"                [-P port] [-n peers] [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
 		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n");
@@ -1115,20 +1222,28 @@ static _Noreturn void usage(int status)
 int main(int argc, char **argv)
 {
 	const char *host = NULL;
-	int port = 5201, n = 1, ch, watchdog = 600;
+	int port = 5201, n = 1, ch, watchdog = 600, np = 0;
 	bool srv_mode = false;
-	int p = -1;
+	enum proto protos[3];
+	char *save, *tok;
 
 	while ((ch = getopt(argc, argv, "sc:p:P:n:t:r:d:m:q:b:T:W:jh")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
 		case 'c': host = optarg; break;
 		case 'p':
-			for (int i = 0; i < 3; i++)
-				if (!strcmp(optarg, proto_names[i]))
-					p = i;
-			if (p < 0)
-				die("unknown protocol %s", optarg);
+			np = 0;
+			for (tok = strtok_r(optarg, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				int p = -1;
+
+				for (int i = 0; i < 3; i++)
+					if (!strcmp(tok, proto_names[i]))
+						p = i;
+				if (p < 0 || np == 3)
+					die("bad protocol list at %s", tok);
+				protos[np++] = p;
+			}
 			break;
 		case 'P': port = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
@@ -1148,15 +1263,18 @@ int main(int argc, char **argv)
 		default: usage(2);
 		}
 	}
-	if (p < 0 || n < 1 || n > WP_MAXPEERS || port < 1 || port + n > 65536)
+	if (!np || n < 1 || n > WP_MAXPEERS || port < 1 || port + n > 65536)
 		usage(2);
 	if (opt.reps < 1 || opt.reps > 64 || opt.secs <= 0)
 		die("-r must be 1..64 and -d positive");
-	if (srv_mode)
-		return server(p, port, n);
+	if (srv_mode) {
+		if (np != 1)
+			die("a server serves one protocol");
+		return server(protos[0], port, n);
+	}
 	if (!host || !opt.test)
 		usage(2);
 	/* a hung transport must not hang the benchmark */
 	alarm(watchdog);
-	return client(p, host, port, n);
+	return client(protos, np, host, port, n);
 }
