@@ -23,34 +23,37 @@ plot dir."/rtt.dat" using ($1*0.94):2:5:6 with yerrorlines lw 2 title "Wind", \
      "" using 1:3:7:8 with yerrorlines lw 2 title "UDP", \
      "" using ($1*1.06):4:9:10 with yerrorlines lw 2 title "TCP (TCP_NODELAY)"
 
-unset logscale x
-unset xrange
-set output dir."/loss.png"
-set terminal pngcairo size 1200,800 noenhanced font ",10"
-set multiplot layout 2,2 title "Under netem loss (both directions, 1500-byte segments)"
-set xlabel "packet loss"
-set ylabel "goodput (Mbit/s)"
-set xrange [-0.3:3.3]
-set yrange [0:*]
-set key top right
-set title "bulk, 1 KiB messages"
-plot dir."/loss.dat" using 1:3:xtic(2) with linespoints lw 2 title "Wind", \
-     "" using 1:4 with linespoints lw 2 title "UDP delivered", \
-     "" using 1:5 with linespoints lw 2 title "TCP"
-set title "bulk, 8 KiB messages"
-plot dir."/loss.dat" using 1:6:xtic(2) with linespoints lw 2 title "Wind", \
-     "" using 1:7 with linespoints lw 2 title "UDP delivered", \
-     "" using 1:8 with linespoints lw 2 title "TCP"
-set title "bulk, 64 KiB messages"
-plot dir."/loss.dat" using 1:9:xtic(2) with linespoints lw 2 title "Wind", \
-     "" using 1:10 with linespoints lw 2 title "UDP delivered", \
-     "" using 1:11 with linespoints lw 2 title "TCP"
-set title "page fetch: 64 B request, 8 KiB reply"
-set ylabel "mean time per fetch (us)"
-set logscale y
-set yrange [*:*]
-set key top left
-plot dir."/loss.dat" using 1:12:xtic(2) with linespoints lw 2 title "Wind", \
-     "" using 1:13 with linespoints lw 2 title "UDP (resend after 20 ms)", \
-     "" using 1:14 with linespoints lw 2 title "TCP"
-unset multiplot
+if (!exists("noloss")) noloss = 0
+if (!noloss) {
+	unset logscale x
+	unset xrange
+	set output dir."/loss.png"
+	set terminal pngcairo size 1200,800 noenhanced font ",10"
+	set multiplot layout 2,2 title "Under netem loss (both directions, 1500-byte segments)"
+	set xlabel "packet loss"
+	set ylabel "goodput (Mbit/s)"
+	set xrange [-0.3:3.3]
+	set yrange [0:*]
+	set key top right
+	set title "bulk, 1 KiB messages"
+	plot dir."/loss.dat" using 1:3:xtic(2) with linespoints lw 2 title "Wind", \
+	     "" using 1:4 with linespoints lw 2 title "UDP delivered", \
+	     "" using 1:5 with linespoints lw 2 title "TCP"
+	set title "bulk, 8 KiB messages"
+	plot dir."/loss.dat" using 1:6:xtic(2) with linespoints lw 2 title "Wind", \
+	     "" using 1:7 with linespoints lw 2 title "UDP delivered", \
+	     "" using 1:8 with linespoints lw 2 title "TCP"
+	set title "bulk, 64 KiB messages"
+	plot dir."/loss.dat" using 1:9:xtic(2) with linespoints lw 2 title "Wind", \
+	     "" using 1:10 with linespoints lw 2 title "UDP delivered", \
+	     "" using 1:11 with linespoints lw 2 title "TCP"
+	set title "page fetch: 64 B request, 8 KiB reply"
+	set ylabel "mean time per fetch (us)"
+	set logscale y
+	set yrange [*:*]
+	set key top left
+	plot dir."/loss.dat" using 1:12:xtic(2) with linespoints lw 2 title "Wind", \
+	     "" using 1:13 with linespoints lw 2 title "UDP (resend after 20 ms)", \
+	     "" using 1:14 with linespoints lw 2 title "TCP"
+	unset multiplot
+}

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -48,13 +49,19 @@ class Results:
     def __init__(self, runs):
         self.idx = {}
         self.failed = []
+        # the rows of one windperf client ("run") were measured together:
+        # their repetitions pair up
         for run in runs:
             if run.get("failed"):
                 self.failed.append(run)
                 continue
             for r in run.get("rows", []):
+                peers = r.get("peers", run.get("peers", 1))
+                if run["row"] != "peers":
+                    peers = 1
                 key = (run["row"], run["loss"], run["proto"],
-                       r.get("size"), r.get("reply", 0), run.get("peers", 1))
+                       r.get("size"), r.get("reply", 0), peers)
+                r["paired_with"] = run.get("run")
                 self.idx[key] = r
 
     def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
@@ -85,7 +92,8 @@ def mean_row(r):
     """The row with its mean time per operation as the value ratios use."""
     if r is None:
         return None
-    return dict(r, median_of_reps=r["median"], median=r["secs"] / max(r["ops"], 1) * 1e6)
+    return dict(r, median_of_reps=r["median"], median=r["secs"] / max(r["ops"], 1) * 1e6,
+                paired_with=None)
 
 
 def mcell(r):
@@ -95,8 +103,17 @@ def mcell(r):
 
 
 def ratio(a, b):
+    """a over b.  Rows measured in the same windperf run alternate their
+    repetitions (a round runs each once, back to back): their ratio is the
+    median of the per-round ratios, so that whatever else slowed the
+    machine during a round cancels out.  Other pairs: ratio of medians.
+    """
     if a is None or b is None or not b.get("median"):
         return None
+    va, vb = a.get("rep_values"), b.get("rep_values")
+    if (a.get("paired_with") is not None and a.get("paired_with") == b.get("paired_with")
+            and va and vb and len(va) == len(vb) and all(vb)):
+        return statistics.median(x / y for x, y in zip(va, vb))
     return a["median"] / b["median"]
 
 
@@ -221,7 +238,8 @@ def write_plots(R, out, losses):
             f.write(f"{i} \"{loss}%\" " + " ".join(vals) + "\n")
     if not gp:
         return "gnuplot not found: no plots (apt-get install gnuplot-nox)"
-    res = subprocess.run([gp, "-e", f"dir='{out}'", os.path.join(HERE, "plot.gp")],
+    res = subprocess.run([gp, "-e", f"dir='{out}'; noloss={0 if losses else 1}",
+                          os.path.join(HERE, "plot.gp")],
                          capture_output=True, text=True)
     if res.returncode:
         return "gnuplot failed: " + res.stderr.strip()
@@ -244,6 +262,11 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
     w(f"- windperf repetitions: latency `{meta.get('lat_args')}`, bulk `{meta.get('bulk_args')}`, "
       f"loss rows `{meta.get('loss_args')}`; cells are median (min–max) over repetitions "
       "(latency: each repetition's median exchange)")
+    w("- the protocols of a row run in one client, their repetitions alternating "
+      "(a round runs Wind, UDP and TCP back to back): the ratios Wind/UDP and Wind/TCP "
+      "are the median of the per-round ratios, so that what slows the shared machine "
+      "during a round falls on all three; ratios between rows (sync vs ping-pong, "
+      "loss vs no loss) divide the medians")
     w("")
 
     w("## Latency (µs; lower is better)\n")
@@ -386,7 +409,8 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
         w(plot_err + "\n")
     else:
         w("![RTT vs message size](rtt.png)\n")
-        w("![Goodput vs loss](loss.png)\n")
+        if losses:
+            w("![Goodput vs loss](loss.png)\n")
     return "\n".join(L) + "\n"
 
 
@@ -416,7 +440,7 @@ def main():
                                for x in tg]}, f, indent=1)
     sys.stdout.write(md)
     print(f"bench: wrote {a.out}/results.md, results.json"
-          + ("" if plot_err else ", rtt.png, loss.png"))
+          + ("" if plot_err else ", rtt.png" + (", loss.png" if losses else "")))
 
 
 if __name__ == "__main__":

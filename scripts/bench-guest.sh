@@ -47,12 +47,12 @@ ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers loss iperf mem}
 LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
 
 if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
-	LAT="-r 3 -d 0.2"	# latency rows: repetitions, seconds each
+	LAT="-r 5 -d 0.15"	# latency rows: repetitions, seconds each
 	BULK="-r 2 -d 0.3"	# goodput rows
 	LOSSRUN="-r 2 -d 0.3"
 	IPERF_T=1
 else
-	LAT="-r 7 -d 0.5"
+	LAT="-r 15 -d 0.25"
 	BULK="-r 5 -d 1"
 	LOSSRUN="-r 3 -d 1.5"
 	IPERF_T=3
@@ -118,12 +118,14 @@ stop_last_server() {
 }
 
 nrows=0
+nruns=0
 # run ROW LOSS PROTOS WINDPERF-ARGS...: one windperf client for the
 # protocols (comma-separated; their repetitions alternate), one JSON line
 # per protocol, tagged with the row and the loss
 run() {
 	local row=$1 loss=$2 protos=$3 out rc line proto
 	shift 3
+	nruns=$((nruns + 1))
 	out=$(ina "$WP" -c $IPB -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
 	rc=$?
 	if [ $rc -ne 0 ] || [ -z "$out" ]; then
@@ -134,13 +136,14 @@ run() {
 	fi
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
-		printf '{"row": "%s", "loss": %s, %s\n' "$row" "$loss" "${line#\{}" >> "$OUT/raw.jsonl"
+		printf '{"row": "%s", "loss": %s, "run": %d, %s\n' "$row" "$loss" $nruns "${line#\{}" >> "$OUT/raw.jsonl"
 		proto=$(printf '%s' "$line" | sed -n 's/^{"proto": "\([a-z]*\)".*/\1/p')
-		printf '%s' "$line" | grep -o '"size": [0-9]*, "reply": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
-			sed -E 's/"size": ([0-9]+), "reply": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6/' |
-			while read -r size reply unit med lo hi; do
+		printf '%s' "$line" | grep -o '"size": [0-9]*, "reply": [0-9]*, "peers": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
+			sed -E 's/"size": ([0-9]+), "reply": ([0-9]+), "peers": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6 \7/' |
+			while read -r size reply peers unit med lo hi; do
 				[ "$reply" != 0 ] && size="$size/$reply"
-				printf '    %-4s %9s B  %10s %s  (min %s, max %s)\n' "$proto" "$size" "$med" "$unit" "$lo" "$hi"
+				[ "$peers" -gt 1 ] && size="$size B, $peers peers" || size="$size B"
+				printf '    %-4s %18s  %10s %s  (min %s, max %s)\n' "$proto" "$size" "$med" "$unit" "$lo" "$hi"
 			done
 	done <<< "$out"
 }
@@ -246,10 +249,8 @@ if want peers; then
 	for p in $PROTOS; do
 		start_server "$p-256" -p "$p" -P 6001 -n 256
 	done
-	for n in 2 256; do
-		row "peers: one client socket, 32 B ping-pong round robin over $n server sockets"
-		run peers null $ALL -P 6001 -n "$n" -t peers -m 32 $LAT
-	done
+	row "peers: one client socket, 32 B ping-pong round robin over 2 and over 256 server sockets"
+	run peers null $ALL -P 6001 -n 256 -k 2,256 -t peers -m 32 $LAT
 	for _ in $PROTOS; do
 		stop_last_server
 	done

@@ -21,7 +21,9 @@
  *   rr     request -q bytes (default 64), reply -m bytes (default 8192):
  *          a DSM page fetch
  *   peers  ping-pong of -m bytes (default 32), round robin over -n server
- *          ports (one client socket; TCP needs one connection per peer)
+ *          ports (one client socket; TCP needs one connection per peer);
+ *          -k 2,256: one row per peer count, round robin over the first k
+ *          of the -n, the rows' repetitions alternating too
  *   mem    Wind only: one socket talks once to each of -n ports, then the
  *          kernel's slab use per peer (see mem_test())
  *
@@ -113,6 +115,8 @@ static struct {
 	int bufsize;
 	int sizes[16];
 	int nsizes;
+	int ks[16];		/* peers: -k peer counts */
+	int nks;
 	int reply;
 	int udp_timeout_ms;
 } opt = { .reps = 5, .secs = 1.0, .udp_timeout_ms = 20 };
@@ -640,6 +644,7 @@ static void add_sample(struct samples *s, double x)
 
 struct row {
 	int size, reply, reps;
+	int npeers;		/* peers: round robin over the first npeers */
 	double rep[64];		/* per repetition: median us, or Mbit/s */
 	double ops;		/* exchanges / messages over all reps */
 	double secs;		/* measured time over all reps */
@@ -681,6 +686,8 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		       r->size);
 		if (r->reply)
 			printf("/%d", r->reply);
+		if (r->npeers > 1)
+			printf(" B, %d peers", r->npeers);
 		printf(" B: %9.1f %s (min %.1f max %.1f) pkts/op out %.2f "
 		       "in %.2f, acks out %.2f in %.2f, rtx %.3f, cpu %.1f us/op",
 		       med, unit, lo, hi, d[C_OUT], d[C_IN], d[C_OUTACK],
@@ -695,10 +702,11 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		fflush(stdout);
 		return;
 	}
-	printf("%s{\"size\": %d, \"reply\": %d, \"reps\": %d, "
+	printf("%s{\"size\": %d, \"reply\": %d, \"peers\": %d, \"reps\": %d, "
 	       "\"unit\": \"%s\", \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
 	       "\"rep_values\": [",
-	       first ? "" : ", ", r->size, r->reply, r->reps, unit, med, lo, hi);
+	       first ? "" : ", ", r->size, r->reply, r->npeers, r->reps, unit,
+	       med, lo, hi);
 	for (int i = 0; i < r->reps; i++)
 		printf("%s%.3f", i ? ", " : "", r->rep[i]);
 	printf("], \"ops\": %.0f, \"secs\": %.4f, \"best_us\": %.3f, "
@@ -812,8 +820,8 @@ static void pp_rep(struct ctx *c, struct row *r, int rep)
 		add_sample(&s, t);
 		if (t < r->best)
 			r->best = t;
-		i = (i + 1) % c->n;
-	} while (now_s() - t0 < opt.secs || s.n < c->n);
+		i = (i + 1) % r->npeers;
+	} while (now_s() - t0 < opt.secs || s.n < r->npeers);
 	r->secs += now_s() - t0;
 	rep_end(c, r, c0);
 	r->ops += s.n;
@@ -1132,6 +1140,7 @@ static int client(const enum proto *protos, int np, const char *host,
 	struct ctx c[3];
 	struct in_addr ia;
 	bool goodput, mem;
+	int nv;
 
 	if (inet_pton(AF_INET, host, &ia) != 1)
 		die("bad address %s (numeric IPv4)", host);
@@ -1152,18 +1161,25 @@ static int client(const enum proto *protos, int np, const char *host,
 			printf("]}\n");
 		return 0;
 	}
-	for (int s = 0; s < opt.nsizes; s++) {
-		int size = opt.sizes[s];
+	/* the rows: one per size, or for peers with -k one per peer count */
+	nv = opt.nks ? opt.nks : opt.nsizes;
+	if (nv > 16)
+		die("too many rows");
+	for (int v = 0; v < nv; v++) {
+		int size = opt.nks ? opt.sizes[0] : opt.sizes[v];
 
 		if (size < (int)sizeof(struct wp_hdr) || size > (int)WP_MAXMSG)
 			die("size %d out of range (%zu..%u)", size,
 			    sizeof(struct wp_hdr), WP_MAXMSG);
+		if (opt.nks && (opt.ks[v] < 1 || opt.ks[v] > n))
+			die("-k %d: 1..%d peers", opt.ks[v], n);
 		for (int k = 0; k < np; k++) {
-			struct row *r = &rows[k][s];
+			struct row *r = &rows[k][v];
 
 			r->reps = opt.reps;
 			r->best = 1e30;
 			r->size = size;
+			r->npeers = opt.nks ? opt.ks[v] : n;
 			if (!strcmp(opt.test, "rr")) {
 				r->size = opt.reply ? opt.reply : 64;
 				r->reply = size;
@@ -1177,9 +1193,12 @@ static int client(const enum proto *protos, int np, const char *host,
 			else
 				pp_warm(&c[k], r);
 		}
-		for (int rep = 0; rep < opt.reps; rep++)
+	}
+	/* rounds: each runs one repetition of every row and protocol */
+	for (int rep = 0; rep < opt.reps; rep++)
+		for (int v = 0; v < nv; v++)
 			for (int k = 0; k < np; k++) {
-				struct row *r = &rows[k][s];
+				struct row *r = &rows[k][v];
 
 				if (!strcmp(opt.test, "sync"))
 					sync_rep(&c[k], r, rep);
@@ -1188,20 +1207,20 @@ static int client(const enum proto *protos, int np, const char *host,
 				else
 					pp_rep(&c[k], r, rep);
 			}
+	for (int v = 0; v < nv; v++)
 		for (int k = 0; k < np; k++) {
 			if (!strcmp(opt.test, "sync"))
-				sync_check(&c[k], &rows[k][s]);
+				sync_check(&c[k], &rows[k][v]);
 			if (!opt.json)
-				print_row(&c[k], &rows[k][s], goodput, true);
+				print_row(&c[k], &rows[k][v], goodput, true);
 		}
-	}
 	/* JSON: one line per protocol */
 	for (int k = 0; opt.json && k < np; k++) {
 		printf("{\"proto\": \"%s\", \"test\": \"%s\", \"peers\": %d, "
 		       "\"secs_per_rep\": %.3f, \"rows\": [",
 		       proto_names[protos[k]], opt.test, n, opt.secs);
-		for (int s = 0; s < opt.nsizes; s++)
-			print_row(&c[k], &rows[k][s], goodput, s == 0);
+		for (int v = 0; v < nv; v++)
+			print_row(&c[k], &rows[k][v], goodput, v == 0);
 		printf("]}\n");
 	}
 	fflush(stdout);
@@ -1213,7 +1232,8 @@ static _Noreturn void usage(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: windperf -s -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
 		"       windperf -c HOST -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem\n"
-		"                [-P port] [-n peers] [-r reps] [-d secs/rep]\n"
+		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
+		"                [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
 		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n");
 	exit(status);
@@ -1227,7 +1247,7 @@ int main(int argc, char **argv)
 	enum proto protos[3];
 	char *save, *tok;
 
-	while ((ch = getopt(argc, argv, "sc:p:P:n:t:r:d:m:q:b:T:W:jh")) != -1) {
+	while ((ch = getopt(argc, argv, "sc:p:P:n:k:t:r:d:m:q:b:T:W:jh")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
 		case 'c': host = optarg; break;
@@ -1247,6 +1267,12 @@ int main(int argc, char **argv)
 			break;
 		case 'P': port = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
+		case 'k':
+			opt.nks = 0;
+			for (tok = strtok_r(optarg, ",", &save);
+			     tok && opt.nks < 16; tok = strtok_r(NULL, ",", &save))
+				opt.ks[opt.nks++] = atoi(tok);
+			break;
 		case 't': opt.test = optarg; break;
 		case 'r': opt.reps = atoi(optarg); break;
 		case 'd': opt.secs = atof(optarg); break;
