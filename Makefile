@@ -120,7 +120,7 @@ install uninstall:
 # --- end install / uninstall ----------------------------------------------
 
 # --- bench: Wind beside UDP and TCP (scripts/bench, bench/README.md) -------
-# Boots the VM once (about 15 minutes); writes bench/results/ (results.md,
+# Boots the VM once (about 8 minutes); writes bench/results/ (results.md,
 # results.json, PNG plots).  WIND_BENCH_QUICK=1 for short runs.
 bench: deps all
 	$(CURDIR)/scripts/bench
