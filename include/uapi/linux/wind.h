@@ -146,4 +146,135 @@ struct wind_nak {
 	__be32	error;		/* positive errno: EACCES, ERANGE, EMSGSIZE */
 };
 
+/*
+ * ---- Generic netlink family "wind" -------------------------------------
+ * Sockets, peers, counters and tunables of a network namespace.  Keep in
+ * step with Documentation/netlink/specs/wind.yaml: this block is what
+ * tools/net/ynl/ynl-gen-c.py --mode uapi renders from it.
+ */
+#define WIND_FAMILY_NAME	"wind"
+#define WIND_FAMILY_VERSION	1
+
+/**
+ * enum wind_peer_status - What a peer's state is doing, as seen by the sending
+ *   side.
+ * @WIND_PEER_STATUS_IDLE: Nothing queued to the peer and nothing waiting for
+ *   delivery.
+ * @WIND_PEER_STATUS_ACTIVE: Messages are queued to the peer or in flight, or
+ *   arrived messages wait to be delivered.
+ * @WIND_PEER_STATUS_RETRYING: Retransmission timeouts passed without progress;
+ *   after the retries tunable of them the peer is declared unreachable.
+ */
+enum wind_peer_status {
+	WIND_PEER_STATUS_IDLE,
+	WIND_PEER_STATUS_ACTIVE,
+	WIND_PEER_STATUS_RETRYING,
+};
+
+enum {
+	WIND_A_SOCK_PAD = 1,
+	WIND_A_SOCK_PORT,
+	WIND_A_SOCK_ADDR,
+	WIND_A_SOCK_PEER_ADDR,
+	WIND_A_SOCK_PEER_PORT,
+	WIND_A_SOCK_PEERS,
+	WIND_A_SOCK_RMEM,
+	WIND_A_SOCK_RMEM_LIMIT,
+	WIND_A_SOCK_WMEM,
+	WIND_A_SOCK_WMEM_LIMIT,
+	WIND_A_SOCK_DROPS,
+	WIND_A_SOCK_INODE,
+	WIND_A_SOCK_UID,
+	WIND_A_SOCK_INCARNATION,
+
+	__WIND_A_SOCK_MAX,
+	WIND_A_SOCK_MAX = (__WIND_A_SOCK_MAX - 1)
+};
+
+enum {
+	WIND_A_PEER_PAD = 1,
+	WIND_A_PEER_SOCK_PORT,
+	WIND_A_PEER_LOCAL_ADDR,
+	WIND_A_PEER_ADDR,
+	WIND_A_PEER_PORT,
+	WIND_A_PEER_STATUS,
+	WIND_A_PEER_IN_FLIGHT,
+	WIND_A_PEER_WQ_PACKETS,
+	WIND_A_PEER_RQ_PACKETS,
+	WIND_A_PEER_SRTT_US,
+	WIND_A_PEER_RTTVAR_US,
+	WIND_A_PEER_RTO_US,
+	WIND_A_PEER_RETRIES,
+	WIND_A_PEER_MSS,
+	WIND_A_PEER_LOCAL_TAG,
+	WIND_A_PEER_REMOTE_TAG,
+	WIND_A_PEER_LAST_ACTIVE_MS,
+	WIND_A_PEER_RETRANSMITS,
+	WIND_A_PEER_DUPLICATES,
+	WIND_A_PEER_DROPS,
+	WIND_A_PEER_TX_PACKETS,
+	WIND_A_PEER_RX_PACKETS,
+	WIND_A_PEER_TX_MESSAGES,
+	WIND_A_PEER_RX_MESSAGES,
+
+	__WIND_A_PEER_MAX,
+	WIND_A_PEER_MAX = (__WIND_A_PEER_MAX - 1)
+};
+
+enum {
+	WIND_A_STATS_PAD = 1,
+	WIND_A_STATS_IN_PACKETS,
+	WIND_A_STATS_IN_MESSAGES,
+	WIND_A_STATS_IN_ACKS,
+	WIND_A_STATS_IN_DUPLICATES,
+	WIND_A_STATS_IN_ERR_SHORT,
+	WIND_A_STATS_IN_ERR_LENGTH,
+	WIND_A_STATS_IN_ERR_CHECKSUM,
+	WIND_A_STATS_IN_ERR_HEADER,
+	WIND_A_STATS_IN_ERR_NOPORT,
+	WIND_A_STATS_IN_ERR_RCVBUF,
+	WIND_A_STATS_IN_ERR_WINDOW,
+	WIND_A_STATS_IN_ERR_TAG,
+	WIND_A_STATS_IN_REFUSED,
+	WIND_A_STATS_IN_DSM_WRITES,
+	WIND_A_STATS_IN_DSM_BYTES,
+	WIND_A_STATS_OUT_PACKETS,
+	WIND_A_STATS_OUT_MESSAGES,
+	WIND_A_STATS_OUT_ACKS,
+	WIND_A_STATS_OUT_RETRANSMITS,
+	WIND_A_STATS_OUT_ERRORS,
+	WIND_A_STATS_PEERS_CREATED,
+	WIND_A_STATS_PEERS_FREED,
+	WIND_A_STATS_PEERS_UNREACHABLE,
+	WIND_A_STATS_PEERS_RESET,
+
+	__WIND_A_STATS_MAX,
+	WIND_A_STATS_MAX = (__WIND_A_STATS_MAX - 1)
+};
+
+enum {
+	WIND_A_PARAMS_RTO_MIN_MS = 1,
+	WIND_A_PARAMS_RTO_MAX_MS,
+	WIND_A_PARAMS_RETRIES,
+	WIND_A_PARAMS_WINDOW,
+	WIND_A_PARAMS_DELACK_MS,
+	WIND_A_PARAMS_PEER_IDLE_S,
+
+	__WIND_A_PARAMS_MAX,
+	WIND_A_PARAMS_MAX = (__WIND_A_PARAMS_MAX - 1)
+};
+
+enum {
+	WIND_CMD_SOCK_GET = 1,
+	WIND_CMD_PEER_GET,
+	WIND_CMD_STATS_GET,
+	WIND_CMD_PARAMS_GET,
+	WIND_CMD_PARAMS_SET,
+
+	__WIND_CMD_MAX,
+	WIND_CMD_MAX = (__WIND_CMD_MAX - 1)
+};
+
+/* ---- end of the generic netlink family "wind" ------------------------- */
+
 #endif /* _UAPI_LINUX_WIND_H */
