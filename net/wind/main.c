@@ -35,6 +35,10 @@ static int __init wind_init(void)
 	if (err)
 		goto err_netns;
 
+	err = wind_genl_init();
+	if (err)
+		goto err_genl;
+
 	err = inet_add_protocol(&wind_protocol, IPPROTO_WIND);
 	if (err)
 		goto err_protocol;
@@ -45,6 +49,8 @@ static int __init wind_init(void)
 	return 0;
 
 err_protocol:
+	wind_genl_exit();
+err_genl:
 	wind_netns_exit();
 err_netns:
 	proto_unregister(&wind_prot);
@@ -56,6 +62,7 @@ static void __exit wind_exit(void)
 	inet_unregister_protosw(&wind_protosw);
 	inet_del_protocol(&wind_protocol, IPPROTO_WIND);
 	/* inet_del_protocol waited for readers; no new packet reaches us */
+	wind_genl_exit();
 	wind_netns_exit();
 	/* peers are freed by call_rcu(): let every callback finish */
 	rcu_barrier();

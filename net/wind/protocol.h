@@ -286,6 +286,10 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 int wind_netns_init(void);
 void wind_netns_exit(void);
 
+/* netlink.c */
+int wind_genl_init(void);
+void wind_genl_exit(void);
+
 /* socket.c */
 extern struct proto wind_prot;
 extern const struct proto_ops wind_dgram_ops;
