@@ -17,6 +17,8 @@ PKGS=(
 	python3 libnl-3-dev libnl-genl-3-dev sparse
 	man-db binutils
 	iperf3 gnuplot-nox
+	# selftests/wind/wind_netlink.py: the kernel's ynl tools and their needs
+	linux-source-6.12 python3-yaml python3-jsonschema
 )
 
 check_only=0
