@@ -82,7 +82,7 @@ struct wind_diff_run {
 
 enum wind_pkt_type {
 	WIND_PKT_DATA = 1,	/* one fragment of a message */
-	WIND_PKT_ACK = 2,	/* cumulative and selective acknowledgement */
+	WIND_PKT_ACK = 2,	/* cumulative and selective acknowledgment */
 	WIND_PKT_RESET = 3,	/* "you name an incarnation of mine that is gone" */
 };
 
