@@ -5,7 +5,10 @@
 #   make              build wind.ko, userspace/ and selftests/wind
 #   make check        build, unit tests, boot the VM, run the selftests in it,
 #                     check the guest kernel log; ends with "N passed, N failed"
-#   make demo         boot the VM and run scripts/demo-guest.sh
+#   make demo         boot a QEMU cluster and run the S-DSM apps over Wind
+#                     and UDP (scripts/demo)
+#   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
+#   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
 #   make unit         host-side unit tests (tests/unit)
 #   make clean
@@ -70,8 +73,19 @@ vm: deps all
 	$(CURDIR)/scripts/vm $(VMFLAGS) $(if $(CMD),-- /bin/sh -c "$$CMD")
 
 demo: deps all
-	@test -x $(CURDIR)/scripts/demo-guest.sh || { echo "make demo: scripts/demo-guest.sh missing" >&2; exit 1; }
+	$(CURDIR)/scripts/demo
+
+# The single-VM tour of the socket API (what make demo was before the cluster)
+demo-api: deps all
 	$(CURDIR)/scripts/vm $(VMFLAGS) -- $(CURDIR)/scripts/demo-guest.sh
+
+bench-dsm: deps all
+	$(CURDIR)/scripts/bench-dsm
+
+# Builds (once, cached in build/debug-kernel) a debug kernel from Debian's
+# linux-source-6.1 and runs the selftests on it.
+check-debug:
+	@$(CURDIR)/scripts/check-debug
 
 # Installs what is missing (scripts/install-deps.sh) if root, else says so.
 deps:
@@ -143,4 +157,4 @@ endif
 	$(MAKE) -C selftests/wind clean
 	rm -rf build
 
-.PHONY: style sparse kdoc lint fuzz all module userspace selftests unit check vm demo deps clean
+.PHONY: style sparse kdoc lint fuzz all module userspace selftests unit check vm demo demo-api bench-dsm check-debug deps clean
