@@ -258,7 +258,7 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 
 	peer->ack_pending++;
 	if ((flags & WIND_F_ACKREQ) || seq != old_nxt ||
-	    peer->ack_pending >= 8 || peer->nrefused)
+	    peer->ack_pending >= WIND_ACK_EVERY || peer->nrefused)
 		wind_send_ack(peer);
 	else
 		wind_delack_timer_arm(peer);

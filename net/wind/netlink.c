@@ -75,6 +75,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_PEERS_FREED]		= WIND_A_STATS_PEERS_FREED,
 	[WIND_MIB_PEERS_UNREACHABLE]	= WIND_A_STATS_PEERS_UNREACHABLE,
 	[WIND_MIB_PEERS_RESET]		= WIND_A_STATS_PEERS_RESET,
+	[WIND_MIB_OUT_PROBES]		= WIND_A_STATS_OUT_PROBES,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */

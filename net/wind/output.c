@@ -24,20 +24,50 @@ static unsigned int pkt_truesize(const struct wind_peer *peer)
 }
 
 /**
- * wind_rcv_window() - how many more packets we can take from a peer
+ * wind_full_window() - the window a peer gets when our buffer is empty
+ * @peer: the peer
+ *
+ * Return: the receive buffer in packets, capped by the window tunable
+ * and the receive table.
+ */
+u32 wind_full_window(const struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+
+	return min3(READ_ONCE(sk->sk_rcvbuf) / pkt_truesize(peer),
+		    (u32)WIND_PARAM(sk, window), WIND_RT_BITS - 1);
+}
+
+/**
+ * wind_free_window() - the window the free receive buffer allows now
+ * @peer: the peer
+ *
+ * Return: packets we can take from @peer, at most wind_full_window().
+ */
+u32 wind_free_window(const struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
+
+	return min_t(u32, free > 0 ? free / pkt_truesize(peer) : 0,
+		     wind_full_window(peer));
+}
+
+/**
+ * wind_rcv_window() - the window to advertise to a peer, and note it
  * @peer: the peer, its socket locked
+ *
+ * A peer offered less than a quarter of the full window is marked
+ * starved: reads that reopen it tell it (see window_update()).
  *
  * Return: the window to advertise, from the free receive buffer.
  */
 u16 wind_rcv_window(struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
-	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
-	u32 wnd = free > 0 ? free / pkt_truesize(peer) : 0;
-	u32 max_wnd = WIND_PARAM(sk, window);
+	u32 wnd = wind_free_window(peer);
 
-	wnd = min3(wnd, max_wnd, WIND_RT_BITS - 1);
-	if (wnd < max_wnd / 4 && !peer->starved) {
+	if (wnd < wind_full_window(peer) / 4 && !peer->starved) {
 		peer->starved = 1;
 		wind_sk(sk)->starved++;
 	}
@@ -82,18 +112,30 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 	wh->oldest = htonl(peer->snd_una);
 }
 
+/* Data packets leave the checksum to the device, or to
+ * skb_checksum_help() where it cannot (as UDP does); the small ones are
+ * summed here.
+ */
 static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
-			      unsigned int hlen, __wsum payload)
+			      bool offload)
 {
 	struct sock *sk = peer->sk;
 	struct windhdr *wh = wind_hdr(skb);
-	__wsum csum = csum_partial(wh, hlen, payload);
 
-	wh->check = csum_tcpudp_magic(peer->saddr, peer->daddr, skb->len,
-				      IPPROTO_WIND, csum);
-	if (!wh->check)
-		wh->check = CSUM_MANGLED_0;
-	skb->ip_summed = CHECKSUM_NONE;
+	if (offload) {
+		wh->check = ~csum_tcpudp_magic(peer->saddr, peer->daddr,
+					       skb->len, IPPROTO_WIND, 0);
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct windhdr, check);
+	} else {
+		wh->check = csum_tcpudp_magic(peer->saddr, peer->daddr,
+					      skb->len, IPPROTO_WIND,
+					      csum_partial(wh, skb->len, 0));
+		if (!wh->check)
+			wh->check = CSUM_MANGLED_0;
+		skb->ip_summed = CHECKSUM_NONE;
+	}
 	skb_dst_set(skb, dst_clone(peer->dst));
 	/* packets built before the path MTU shrank may be fragmented */
 	if (skb->len + sizeof(struct iphdr) > dst_mtu(peer->dst))
@@ -150,7 +192,7 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 		peer->ack_pending = 0;
 		wind_delack_timer_stop(peer);
 	}
-	checksum_and_send(peer, nskb, WIND_DATA_HLEN, cb->csum);
+	checksum_and_send(peer, nskb, true);
 	return 0;
 }
 
@@ -210,7 +252,7 @@ void wind_send_ack(struct wind_peer *peer)
 	peer->ack_pending = 0;
 	wind_delack_timer_stop(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);
-	checksum_and_send(peer, skb, skb->len, 0);
+	checksum_and_send(peer, skb, false);
 }
 
 /**
@@ -461,7 +503,6 @@ lookup:
 		unsigned int size = min_t(size_t, total - done, mss);
 		unsigned int pre = i ? 0 : prefix;
 		struct wind_skb_cb *cb;
-		__wsum csum = 0, ucsum = 0;
 
 		skb = alloc_skb(WIND_HEADROOM + size, sk->sk_allocation);
 		if (!skb) {
@@ -471,15 +512,12 @@ lookup:
 		skb_reserve(skb, WIND_HEADROOM);
 		__skb_queue_tail(&frags, skb);
 		if (pre)
-			csum = csum_partial(skb_put_data(skb, &dsmhdr, pre),
-					    pre, 0);
-		if (!csum_and_copy_from_iter_full(skb_put(skb, size - pre),
-						  size - pre, &ucsum,
-						  &msg->msg_iter)) {
+			skb_put_data(skb, &dsmhdr, pre);
+		if (!copy_from_iter_full(skb_put(skb, size - pre), size - pre,
+					 &msg->msg_iter)) {
 			err = -EFAULT;
 			goto out;
 		}
-		csum = csum_block_add(csum, ucsum, pre);
 		cb = WIND_SKB_CB(skb);
 		memset(cb, 0, sizeof(*cb));
 		cb->seq = peer->write_seq + i;
@@ -487,7 +525,6 @@ lookup:
 		cb->nfrags = nfrags;
 		cb->msg_len = total;
 		cb->flags = flags;
-		cb->csum = csum;
 		done += size;
 	}
 	/* the last packet of a sync message asks for an ack at once */

@@ -36,6 +36,8 @@
 #define WIND_DATA_HLEN		(WIND_HLEN + sizeof(struct wind_datahdr))
 #define WIND_MAX_HLEN		(WIND_DATA_HLEN + sizeof(struct wind_dsmhdr))
 #define WIND_MAX_NAKS		16
+/* A pure ACK at least every this many data packets (else delack_ms) */
+#define WIND_ACK_EVERY		16
 #define WIND_F_ALL		(WIND_F_ACKREQ | WIND_F_ORDERED | WIND_F_SYNC | \
 				 WIND_F_DSM | WIND_F_SYN)
 #define WIND_ACK_LEN(n)		(WIND_HLEN + sizeof(struct wind_ackhdr) + \
@@ -71,6 +73,7 @@ enum wind_mib_field {
 	WIND_MIB_PEERS_FREED,
 	WIND_MIB_PEERS_UNREACHABLE,
 	WIND_MIB_PEERS_RESET,
+	WIND_MIB_OUT_PROBES,
 	WIND_MIB_MAX
 };
 
@@ -151,8 +154,15 @@ struct wind_peer {
 	u32 write_seq;			/* next seq to assign */
 	u32 snd_wnd_end;		/* may transmit seqs before this */
 	u32 sack_high;			/* highest seq the peer reported */
+	u32 rack_tx_us;			/* last transmission of the most
+					 * recently sent packet known to have
+					 * arrived (RACK)
+					 */
+	u32 rack_rtt_us;		/* the RTT that packet saw */
 	struct wind_rtt rtt;
 	u8 retries;			/* timeouts without progress */
+	u8 tlp_out:1;			/* a tail loss probe is out */
+	u8 pto_armed:1;			/* rtx_timer is the probe timeout */
 	struct timer_list rtx_timer;	/* retransmission and window probe */
 	struct list_head sync_waiters;
 
@@ -203,7 +213,6 @@ struct wind_skb_cb {
 	u8 retransmitted:1;		/* Karn: no RTT sample */
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
-	__wsum csum;			/* send: payload checksum */
 	u64 tx_us;			/* send: time of the last transmission */
 	__be32 saddr;			/* receive: sender */
 	__be16 sport;
@@ -253,6 +262,8 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
 void wind_send_reset(struct sock *sk, struct sk_buff *in_skb);
 u16 wind_rcv_window(struct wind_peer *peer);
+u32 wind_full_window(const struct wind_peer *peer);
+u32 wind_free_window(const struct wind_peer *peer);
 u32 wind_ack_seq(const struct wind_peer *peer);
 
 /* input.c */

@@ -228,7 +228,10 @@ static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
 	return 0;
 }
 
-/* After a read freed room, reopen the windows we had nearly shut. */
+/* After a read freed room, tell the peers whose window we had nearly shut,
+ * once it is open to half the full window again: one update per peer,
+ * not one per read.
+ */
 static void window_update(struct sock *sk)
 {
 	struct wind_sock *ws = wind_sk(sk);
@@ -238,14 +241,12 @@ static void window_update(struct sock *sk)
 	lock_sock(sk);
 	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->starved; i++) {
 		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
-			u16 old = peer->rcv_wnd;
-
-			if (!peer->starved)
+			if (!peer->starved || wind_free_window(peer) <
+					      wind_full_window(peer) / 2)
 				continue;
 			peer->starved = 0;
 			ws->starved--;
-			if (wind_rcv_window(peer) > old)
-				wind_send_ack(peer);
+			wind_send_ack(peer);
 		}
 	}
 	release_sock(sk);

@@ -42,14 +42,35 @@ static u32 rto_max_us(const struct wind_peer *peer)
 	return WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC;
 }
 
+/* Below this, a reordering window is timer noise. */
+#define WIND_REO_WND_MIN_US	1000
+
 /**
  * wind_rtx_timer_arm() - (re)start the retransmission timer from now
  * @peer: the peer, its socket locked
+ *
+ * While packets are in flight and no probe is out, the timer first fires
+ * as a tail loss probe after two smoothed RTTs plus the peer's delayed
+ * ACK time (the last packets of a burst may be lost with nothing behind
+ * them to reveal it), then as the retransmission timeout.
  */
 void wind_rtx_timer_arm(struct wind_peer *peer)
 {
+	u32 us = peer->rtt.rto_us;
+
+	peer->pto_armed = 0;
+	if (!peer->tlp_out && peer->rtt.srtt_us &&
+	    peer->snd_una != peer->snd_nxt) {
+		u32 pto = 2 * peer->rtt.srtt_us +
+			  WIND_PARAM(peer->sk, delack_ms) * USEC_PER_MSEC;
+
+		if (pto < us) {
+			us = pto;
+			peer->pto_armed = 1;
+		}
+	}
 	peer_timer_arm(peer, &peer->rtx_timer,
-		       jiffies + usecs_to_jiffies(peer->rtt.rto_us) + 1);
+		       jiffies + usecs_to_jiffies(us) + 1);
 }
 
 /**
@@ -98,34 +119,47 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer_timer_stop(peer, &peer->delack_timer);
 }
 
-/* Go back N: resend everything in flight the peer has not reported.  The
- * reports are forgotten: a receiver short of memory may have dropped what
- * it reported, and the next timeout resends those too.
- */
-static void retransmit_in_flight(struct wind_peer *peer)
+static void retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 {
-	struct sk_buff *skb;
-
-	skb_queue_walk(&peer->wq, skb) {
-		if (skb == peer->send_head)
-			break;
-		if (WIND_SKB_CB(skb)->sacked) {
-			WIND_SKB_CB(skb)->sacked = 0;
-			continue;
-		}
-		WIND_SKB_CB(skb)->retransmitted = 1;
-		peer->retransmits++;
-		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
-		wind_xmit_skb(peer, skb, 0);
-	}
+	WIND_SKB_CB(skb)->retransmitted = 1;
+	peer->retransmits++;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
+	wind_xmit_skb(peer, skb, flags);
 }
 
+/* The last packet in flight, to probe with, or NULL. */
+static struct sk_buff *last_in_flight(struct wind_peer *peer)
+{
+	struct sk_buff *skb = peer->send_head;
+
+	if (peer->snd_una == peer->snd_nxt)
+		return NULL;
+	return skb ? skb_queue_prev(&peer->wq, skb) :
+		     skb_peek_tail(&peer->wq);
+}
+
+/* The retransmission timeout: resend the oldest packet the peer has not
+ * reported, asking for an ACK at once; its ACK shows what else is missing
+ * and RACK resends that.  After a second timeout in a row the reports are
+ * forgotten, as a receiver may have dropped what it reported.
+ */
 static void rtx_timeout(struct wind_peer *peer)
 {
 	struct sk_buff *skb;
 
 	if (skb_queue_empty(&peer->wq))
 		return;
+	if (peer->pto_armed) {
+		peer->pto_armed = 0;
+		skb = last_in_flight(peer);
+		if (skb) {
+			peer->tlp_out = 1;
+			WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_PROBES);
+			retransmit(peer, skb, WIND_F_ACKREQ);
+		}
+		wind_rtx_timer_arm(peer);
+		return;
+	}
 	if (++peer->retries > WIND_PARAM(peer->sk, retries)) {
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_PEERS_UNREACHABLE);
 		wind_peer_fail(peer, ETIMEDOUT);
@@ -142,7 +176,17 @@ static void rtx_timeout(struct wind_peer *peer)
 		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
 		wind_xmit_skb(peer, skb, WIND_F_ACKREQ);
 	} else {
-		retransmit_in_flight(peer);
+		struct sk_buff *first = NULL;
+
+		skb_queue_walk(&peer->wq, skb) {
+			if (skb == peer->send_head)
+				break;
+			if (peer->retries > 1)
+				WIND_SKB_CB(skb)->sacked = 0;
+			if (!first && !WIND_SKB_CB(skb)->sacked)
+				first = skb;
+		}
+		retransmit(peer, first ?: skb_peek(&peer->wq), WIND_F_ACKREQ);
 	}
 	wind_rtx_timer_arm(peer);
 }
@@ -231,42 +275,87 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 	wind_report_error(peer->sk, peer, error, 1);
 }
 
-static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack)
+/* RACK (RFC 8985), without its reordering timer: note that a packet sent
+ * at cb->tx_us arrived.  A retransmitted packet back in less than half an
+ * RTT is the original's arrival and says nothing about the resend's time.
+ */
+static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
+			u32 now)
 {
+	u32 tx = (u32)cb->tx_us, rtt = now - tx;
+
+	if (cb->retransmitted && rtt < peer->rtt.srtt_us / 2)
+		return;
+	if (!peer->rack_rtt_us || (s32)(tx - peer->rack_tx_us) > 0) {
+		peer->rack_tx_us = tx;
+		peer->rack_rtt_us = max(rtt, 1U);
+	}
+}
+
+/* A packet is lost when one sent after it arrived and it has been out
+ * longer than that one's RTT plus a reordering window: resend it.  The
+ * write queue is in seq order and first transmissions in time order, so
+ * the walk ends at the first packet sent for the first time after the
+ * newest one known to have arrived.
+ */
+static void rack_detect_loss(struct wind_peer *peer, u32 now)
+{
+	u32 wait, reo;
 	struct sk_buff *skb;
-	u32 now = wind_now_us(), srtt, age;
+
+	if (!peer->rack_rtt_us)
+		return;
+	reo = max_t(u32, peer->rtt.srtt_us / 4, WIND_REO_WND_MIN_US);
+	wait = peer->rack_rtt_us + reo;
+	skb_queue_walk(&peer->wq, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 tx = (u32)cb->tx_us;
+
+		if (skb == peer->send_head)
+			break;
+		if ((s32)(tx - peer->rack_tx_us) >= 0) {
+			if (!cb->retransmitted)
+				break;
+			continue;
+		}
+		if (cb->sacked || now - tx < wait)
+			continue;
+		retransmit(peer, skb, 0);
+	}
+}
+
+/* Mark what the selective bitmap reports (bit i: seq ack + 1 + i); the
+ * newest first-time transmission among them gives an RTT sample.
+ */
+static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now)
+{
+	u32 sample = 0;
+	struct sk_buff *skb;
 
 	if (!sack)
 		return;
 	skb_queue_walk(&peer->wq, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-		u32 off;
+		u32 off = cb->seq - ack - 1;
 
 		if (skb == peer->send_head)
 			break;
-		off = cb->seq - ack - 1;
-		if (off < 64 && (sack >> off) & 1) {
-			cb->sacked = 1;
-			if (wind_seq_after(cb->seq, peer->sack_high))
-				peer->sack_high = cb->seq;
-		}
-	}
-	/* fast retransmit: holes below the highest reported arrival */
-	srtt = max_t(u32, peer->rtt.srtt_us, rto_min_us(peer) / 4);
-	skb_queue_walk(&peer->wq, skb) {
-		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-
-		if (skb == peer->send_head ||
-		    !wind_seq_before(cb->seq, peer->sack_high))
-			break;
-		age = now - (u32)cb->tx_us;
-		if (cb->sacked || age < srtt)
+		if (cb->seq == ack)
 			continue;
-		cb->retransmitted = 1;
-		peer->retransmits++;
-		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
-		wind_xmit_skb(peer, skb, 0);
+		if (off >= 64)
+			break;
+		if (!((sack >> off) & 1) || cb->sacked)
+			continue;
+		cb->sacked = 1;
+		rack_update(peer, cb, now);
+		if (!cb->retransmitted)
+			sample = now - (u32)cb->tx_us;
+		if (wind_seq_after(cb->seq, peer->sack_high))
+			peer->sack_high = cb->seq;
 	}
+	if (sample)
+		wind_rtt_sample(&peer->rtt, sample, rto_min_us(peer),
+				rto_max_us(peer));
 }
 
 /**
@@ -283,9 +372,9 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 {
 	struct wind_sync_waiter *w, *tmp;
 	bool progress = false, woke = false;
+	u32 max_wnd, now, sample = 0;
 	struct sk_buff *skb;
 	unsigned int i;
-	u32 max_wnd;
 
 	if (wind_seq_after(ack, peer->snd_nxt))
 		return;			/* acks what was never sent: bogus */
@@ -298,23 +387,33 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 	for (i = 0; i < nnaks; i++)
 		nak_rcv(peer, ntohl(naks[i].seq), ntohl(naks[i].error));
 
+	now = wind_now_us();
+
 	while ((skb = skb_peek(&peer->wq)) && skb != peer->send_head &&
 	       wind_seq_before(WIND_SKB_CB(skb)->seq, ack)) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 
-		/* Karn: sample only packets sent once */
-		if (!cb->retransmitted && WIND_SKB_CB(skb)->seq + 1 == ack)
-			wind_rtt_sample(&peer->rtt, wind_now_us() - (u32)cb->tx_us,
-					rto_min_us(peer), rto_max_us(peer));
+		if (!cb->sacked) {
+			rack_update(peer, cb, now);
+			/* Karn: sample only packets sent once; one that was
+			 * reported before waited behind a hole
+			 */
+			if (!cb->retransmitted)
+				sample = now - (u32)cb->tx_us;
+		}
 		__skb_unlink(skb, &peer->wq);
 		consume_skb(skb);
 		progress = true;
 	}
+	if (sample)
+		wind_rtt_sample(&peer->rtt, sample, rto_min_us(peer),
+				rto_max_us(peer));
 	if (progress) {
 		peer->snd_una = ack;
 		if (wind_seq_before(peer->sack_high, ack))
 			peer->sack_high = ack;
 		peer->retries = 0;
+		peer->tlp_out = 0;
 		list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {
 			if (wind_seq_before(ack, w->end_seq))
 				continue;
@@ -329,7 +428,8 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 
 	max_wnd = WIND_PARAM(peer->sk, window);
 	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
-	sack_rcv(peer, ack, sack);
+	sack_rcv(peer, ack, sack, now);
+	rack_detect_loss(peer, now);
 
 	if (peer->snd_una == peer->snd_nxt)
 		wind_rtx_timer_stop(peer);

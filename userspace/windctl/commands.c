@@ -39,6 +39,7 @@ static const struct {
 	{ WIND_A_STATS_PEERS_FREED,		"PeersFreed" },
 	{ WIND_A_STATS_PEERS_UNREACHABLE,	"PeersUnreachable" },
 	{ WIND_A_STATS_PEERS_RESET,		"PeersReset" },
+	{ WIND_A_STATS_OUT_PROBES,		"OutProbes" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
