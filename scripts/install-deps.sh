@@ -5,6 +5,13 @@
 # Idempotent: when dpkg already has every package (and the kernel image and
 # headers of the same version), it does not touch apt at all.
 #
+# Two kernels, each as an image + headers pair of one version (make check
+# runs on either, .ci/run on both):
+#   6.1:  the one linux-image-amd64 / linux-headers-amd64 pull (bookworm);
+#   6.12: the one linux-image-6.12-amd64 / linux-headers-6.12-amd64 pull
+#         (bookworm-security and point releases), unless a 6.12 pair is
+#         already installed (an installed pair is never upgraded here).
+#
 #   scripts/install-deps.sh          # install what is missing
 #   scripts/install-deps.sh --check  # only tell; exit 1 if something is missing
 set -euo pipefail
@@ -19,6 +26,8 @@ PKGS=(
 	iperf3 gnuplot-nox
 	# selftests/wind/wind_netlink.py: the kernel's ynl tools and their needs
 	linux-source-6.12 python3-yaml python3-jsonschema
+	# make check-debug: building the debug kernel (scripts/debug-kernel)
+	flex bison bc libelf-dev libssl-dev rsync
 )
 
 check_only=0
@@ -49,25 +58,38 @@ meta_kver() {
 		sed -e 's/^linux-image-//' -e 's/-unsigned$//'
 }
 
+# The image is linux-image-KVER, or linux-image-KVER-unsigned.
 kernel_ok() {
 	local kver=$1
 	[ -n "$kver" ] && [ -e "/boot/vmlinuz-$kver" ] &&
 		[ -e "/lib/modules/$kver/build/Makefile" ] &&
-		[ -z "$(missing_pkgs "linux-image-$kver" "linux-headers-$kver")" ]
+		[ -z "$(missing_pkgs "linux-headers-$kver")" ] &&
+		{ [ -z "$(missing_pkgs "linux-image-$kver")" ] ||
+		  [ -z "$(missing_pkgs "linux-image-$kver-unsigned")" ]; }
+}
+
+# The newest installed 6.12 kernel with its headers.
+kver_612() {
+	local d
+	for d in $(ls -1 /lib/modules 2>/dev/null | grep -E '^6\.12\.' | sort -rV); do
+		kernel_ok "$d" && { echo "$d"; return 0; }
+	done
+	return 1
 }
 
 all_there() {
-	[ -z "$(missing_pkgs "${PKGS[@]}")" ] && kernel_ok "$(meta_kver)"
+	[ -z "$(missing_pkgs "${PKGS[@]}")" ] && kernel_ok "$(meta_kver)" && kver_612 >/dev/null
 }
 
 if all_there; then
-	echo "install-deps: all dependencies present (kernel $(meta_kver))"
+	echo "install-deps: all dependencies present (kernels $(meta_kver) and $(kver_612))"
 	exit 0
 fi
 
 if [ "$check_only" = 1 ]; then
 	echo "install-deps: missing:" $(missing_pkgs "${PKGS[@]}") >&2
-	kernel_ok "$(meta_kver)" || echo "install-deps: missing: kernel image/headers pair" >&2
+	kernel_ok "$(meta_kver)" || echo "install-deps: missing: kernel 6.1 image/headers pair" >&2
+	kver_612 >/dev/null || echo "install-deps: missing: kernel 6.12 image/headers pair" >&2
 	exit 1
 fi
 
@@ -90,18 +112,35 @@ if [ -z "$KVER" ]; then
 	exit 1
 fi
 echo "install-deps: kernel $KVER"
+KPKGS=("linux-image-$KVER" "linux-headers-$KVER")
 
-echo "install-deps: apt-get install" $(missing_pkgs "${PKGS[@]}" "linux-image-$KVER" "linux-headers-$KVER")
-"${APT[@]}" install --no-install-recommends "${PKGS[@]}" \
-	"linux-image-$KVER" "linux-headers-$KVER"
-
-if ! kernel_ok "$KVER"; then
-	echo "install-deps: kernel $KVER: /boot/vmlinuz-$KVER or /lib/modules/$KVER/build missing after install" >&2
-	exit 1
+# 6.12: an installed pair will do; else the meta packages' version.
+if KVER612=$(kver_612); then
+	echo "install-deps: kernel $KVER612 (installed)"
+else
+	KVER612=$(apt-cache depends linux-image-6.12-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\(6\.12\..*-amd64\)\(-unsigned\)\?$/\1/p' | head -n1)
+	if [ -z "$KVER612" ]; then
+		echo "install-deps: cannot tell which kernel linux-image-6.12-amd64 pulls (is bookworm-security in the apt sources?)" >&2
+		exit 1
+	fi
+	echo "install-deps: kernel $KVER612"
+	KPKGS+=(linux-image-6.12-amd64 linux-headers-6.12-amd64
+		"linux-image-$KVER612" "linux-headers-$KVER612")
 fi
+
+echo "install-deps: apt-get install" $(missing_pkgs "${PKGS[@]}" "${KPKGS[@]}")
+"${APT[@]}" install --no-install-recommends "${PKGS[@]}" "${KPKGS[@]}"
+
+for k in "$KVER" "$KVER612"; do
+	if ! kernel_ok "$k"; then
+		echo "install-deps: kernel $k: /boot/vmlinuz-$k or /lib/modules/$k/build missing after install" >&2
+		exit 1
+	fi
+done
 left=$(missing_pkgs "${PKGS[@]}")
 if [ -n "$left" ]; then
 	echo "install-deps: still missing after install:" $left >&2
 	exit 1
 fi
-echo "install-deps: done (kernel $KVER)"
+echo "install-deps: done (kernels $KVER and $KVER612)"
