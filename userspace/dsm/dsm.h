@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small home-based software DSM (in the style of JIAJIA and Mocha) over
+ * Wind or over UDP.  See README.md in this directory.
+ *
+ * SPMD: every node runs the same program, makes the same dsm_alloc()
+ * calls in the same order, and synchronises with dsm_barrier() and
+ * dsm_lock()/dsm_unlock().  Shared data is coherent for data-race-free
+ * programs (release consistency): what a node wrote before a release
+ * (barrier, unlock) is seen by a node after its next acquire (barrier,
+ * lock).
+ */
+#ifndef DSM_H
+#define DSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DSM_PAGE	8192u		/* coherence unit: 2 OS pages */
+#define DSM_MAX_NODES	32
+#define DSM_MAX_LOCKS	64
+
+enum dsm_tp {
+	DSM_TP_WIND,
+	DSM_TP_UDP,
+	DSM_TP_UDP_REPLYACK,
+};
+
+struct dsm_cfg {
+	enum dsm_tp transport;
+	int nodes;
+	int rank;
+	uint32_t addr[DSM_MAX_NODES];	/* network byte order */
+	uint16_t port;			/* host byte order */
+	int timeout_s;			/* peers silent longer than this: fatal */
+	int verbose;
+};
+
+/* Per node; dsm_finish() sums them at rank 0 (time_s: rank 0's) */
+struct dsm_stats {
+	uint64_t pages_fetched;
+	uint64_t diffs;
+	uint64_t diff_bytes;
+	uint64_t messages;
+	uint64_t retransmissions;
+	uint64_t lock_acquires;
+	double time_s;
+};
+
+/* Round up to whole DSM pages: what dsm_alloc(bytes) takes of the region */
+#define DSM_ROUND(bytes) \
+	((((size_t)(bytes) + DSM_PAGE - 1) / DSM_PAGE) * DSM_PAGE)
+
+/*
+ * Map the shared region (region_bytes, rounded up to DSM pages), start the
+ * transport and wait until every node is there.  Exits the process with a
+ * message on failure.
+ */
+void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes);
+
+/*
+ * Allocate bytes of shared memory (page-aligned, zero-filled).  Its pages
+ * are distributed in blocks: page j of an allocation of m pages is homed
+ * at node j * nodes / m.  dsm_alloc_home() homes every page at one node.
+ * Collective, as JIAJIA's jia_alloc(): every node makes the same calls in
+ * the same order, then a dsm_barrier() before any node touches the memory
+ * (a home serves only pages it has allocated).
+ */
+void *dsm_alloc(size_t bytes);
+void *dsm_alloc_home(size_t bytes, int home);
+
+void dsm_barrier(void);
+void dsm_lock(int id);		/* 0 <= id < DSM_MAX_LOCKS */
+void dsm_unlock(int id);
+
+int dsm_rank(void);
+int dsm_nodes(void);
+
+/* The parallel section, whose wall time is reported */
+void dsm_timer_start(void);
+void dsm_timer_stop(void);
+
+/*
+ * End of the program: a barrier, every node's statistics to rank 0 (into
+ * *total at rank 0), and a last barrier so that no node leaves while
+ * another may still need it.
+ */
+void dsm_finish(struct dsm_stats *total);
+
+/* Print to stderr and _exit(2); async-signal-safe */
+void dsm_fatal(const char *what, int err) __attribute__((noreturn));
+
+#endif /* DSM_H */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the DSM: the protocol messages and the transport interface.
+ */
+#ifndef DSM_INTERNAL_H
+#define DSM_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dsm.h"
+
+#define DSM_REGION_ID	1
+#define DSM_REGION_KEY	0x57494e4444534d31ull	/* "WINDDSM1" */
+
+/* Protocol messages (the same for every transport) */
+enum dsm_msg_type {
+	DSM_HELLO = 1,		/* wind: "are you there" at start */
+	DSM_FETCH_REQ,		/* arg0 = page: send me your copy */
+	DSM_FETCH_REP,		/* arg0 = page; data: the page (udp) */
+	DSM_DIFF,		/* arg0 = page; data: a diff (udp) */
+	DSM_BARRIER,		/* arg0 = epoch; data: struct dsm_stats */
+	DSM_BARRIER_REL,	/* arg0 = epoch */
+	DSM_LOCK_ACQ,		/* arg0 = lock */
+	DSM_LOCK_GRANT,		/* arg0 = lock */
+	DSM_LOCK_REL,		/* arg0 = lock */
+};
+
+struct dsm_msg {
+	uint8_t type;
+	uint8_t pad;
+	uint16_t src;		/* sender's rank */
+	uint32_t arg0;
+	uint32_t arg1;
+	uint32_t len;		/* data bytes after the header */
+};
+
+/* Largest protocol message: header + a page's diff */
+#define DSM_MAX_MSG	(sizeof(struct dsm_msg) + DSM_PAGE + 64)
+
+/* send flags */
+#define TP_SYNC		0x1	/* return once the peer processed it */
+#define TP_WANTREPLY	0x2	/* a reply is coming (udp-replyack: it acks) */
+
+struct dsm_transport {
+	const char *name;
+	void (*init)(void);
+	/* Control message; reply_to: seq of the request it answers, or 0 */
+	void (*send)(int dest, const struct dsm_msg *m, const void *data,
+		     int flags, uint32_t reply_to);
+	/* Fetch reply: the page to the faulting node (data lands in place) */
+	void (*send_page)(int dest, uint32_t page, uint32_t reply_to);
+	/* One diff of page to its home; last: the last of this flush to it */
+	void (*send_diff)(int home, uint32_t page, const void *diff,
+			  size_t len, int last);
+	/* Wait until every diff sent is applied at its home */
+	void (*flush_wait)(void);
+	void *(*service)(void *arg);	/* the service thread */
+	uint64_t (*retransmissions)(void);
+	void (*finish)(void);		/* after the last barrier */
+};
+
+extern const struct dsm_transport dsm_tp_wind, dsm_tp_udp;
+
+/* Shared state of the node */
+struct dsm_node {
+	struct dsm_cfg cfg;
+	char *base;			/* the region, same address everywhere */
+	size_t len;
+	uint32_t npages;
+	uint8_t *home;			/* per page; 0xff: unallocated */
+	const struct dsm_transport *tp;
+	int replyack;			/* udp-replyack */
+	int evfd[2];			/* pipe: the service thread wakes the app */
+	char *fetch_buf;		/* udp: the page of the fetch reply */
+	atomic_uint_fast64_t fetch_done;
+	atomic_uint_fast32_t fetch_page;
+	atomic_uint_fast64_t barrier_rel;	/* epochs released */
+	atomic_uint_fast64_t grants[DSM_MAX_LOCKS];
+	atomic_uint_fast64_t messages;
+	atomic_int finishing;		/* last barrier sent: errors are moot */
+	struct dsm_stats stats;
+	struct dsm_stats peer_stats[DSM_MAX_NODES];
+};
+
+extern struct dsm_node dsm;
+
+/* Called by the transport's service thread for each message (seq: udp) */
+void dsm_dispatch(const struct dsm_msg *m, const void *data, size_t len,
+		  uint32_t seq);
+/* Wake the app thread after changing one of the counters above */
+void dsm_wake(void);
+/* App thread: wait until cond(arg) holds; fatal after the timeout */
+void dsm_wait(int (*cond)(void *), void *arg, const char *what);
+
+double dsm_now(void);
+
+#endif /* DSM_INTERNAL_H */

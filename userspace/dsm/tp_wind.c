@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wind backend: one Wind socket per node talking to every peer.
+ *
+ * The node's shared region is registered with WIND_REGION_ADD.  A page
+ * travels as WIND_DSM_HEADER_THROUGH: the faulting node's kernel writes it
+ * into the region at the page's offset and queues only the small header,
+ * which wakes the service thread.  Diffs go to the home as
+ * WIND_DSM_DIRECT_DIFF: the home's kernel applies them and nobody there is
+ * woken; they are async-ordered but for the last one of a flush to each
+ * home, which is sync-ordered: when it returns, that diff and (ordered)
+ * every earlier one to that home are written.  Requests and control
+ * messages are async-ordered.  No acknowledgement, timer or retransmission
+ * here: Wind does that, and reports a peer it cannot reach.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/libwind.h"
+#include "internal.h"
+
+static int fd = -1;
+static struct sockaddr_in peer[DSM_MAX_NODES];
+static uint64_t retrans0;
+
+static uint64_t out_retransmits(void)
+{
+	FILE *f = fopen("/proc/net/wind_stat", "r");
+	char name[64];
+	unsigned long long v, r = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu", name, &v) == 2)
+		if (!strcmp(name, "OutRetransmits"))
+			r = v;
+	fclose(f);
+	return r;
+}
+
+static ssize_t send_dsm(int dest, const void *hdr, size_t hdr_len,
+			const void *data, size_t data_len, uint32_t mode,
+			uint32_t page, int flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct wind_dsm))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)hdr, .iov_len = hdr_len },
+		{ .iov_base = (void *)data, .iov_len = data_len },
+	};
+	struct msghdr msg = {
+		.msg_name = &peer[dest],
+		.msg_namelen = sizeof(peer[dest]),
+		.msg_iov = iov,
+		.msg_iovlen = 2,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct wind_dsm d = {
+		.mode = mode,
+		.region = DSM_REGION_ID,
+		.offset = (uint64_t)page * DSM_PAGE,
+		.key = DSM_REGION_KEY,
+		.hdr_len = (uint32_t)hdr_len,
+	};
+	struct cmsghdr *cmsg;
+
+	memset(&control, 0, sizeof(control));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_WIND;
+	cmsg->cmsg_type = WIND_CMSG_DSM;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(d));
+	memcpy(CMSG_DATA(cmsg), &d, sizeof(d));
+	return sendmsg(fd, &msg, flags);
+}
+
+static void check_sent(ssize_t r, const char *what)
+{
+	if (r >= 0) {
+		atomic_fetch_add(&dsm.messages, 1);
+		return;
+	}
+	if (atomic_load(&dsm.finishing))
+		return;		/* a peer that left after its last message */
+	dsm_fatal(what, errno);
+}
+
+static void w_send(int dest, const struct dsm_msg *m, const void *data,
+		   int flags, uint32_t reply_to)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
+		{ .iov_base = (void *)data, .iov_len = m->len },
+	};
+	struct msghdr msg = {
+		.msg_name = &peer[dest],
+		.msg_namelen = sizeof(peer[dest]),
+		.msg_iov = iov,
+		.msg_iovlen = m->len ? 2 : 1,
+	};
+
+	(void)reply_to;
+	check_sent(sendmsg(fd, &msg, flags & TP_SYNC ? MSG_WIND_SYNC : 0),
+		   "wind: send");
+}
+
+static void w_send_page(int dest, uint32_t page, uint32_t reply_to)
+{
+	struct dsm_msg h = { .type = DSM_FETCH_REP, .src = (uint16_t)dsm.cfg.rank,
+			     .arg0 = page };
+
+	(void)reply_to;
+	check_sent(send_dsm(dest, &h, sizeof(h),
+			    dsm.base + (size_t)page * DSM_PAGE, DSM_PAGE,
+			    WIND_DSM_HEADER_THROUGH, page, 0),
+		   "wind: page reply (Header Through)");
+}
+
+static void w_send_diff(int home, uint32_t page, const void *diff,
+			size_t len, int last)
+{
+	check_sent(send_dsm(home, NULL, 0, diff, len, WIND_DSM_DIRECT_DIFF,
+			    page, last ? MSG_WIND_SYNC : 0),
+		   "wind: diff (Direct Diff)");
+}
+
+static void w_flush_wait(void)
+{
+	/* the last diff to each home was sync-ordered */
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void w_init(void)
+{
+	int i, one = 1, buf = 4 << 20;
+	double deadline;
+	socklen_t sl;
+
+	fd = socket(AF_INET, SOCK_WIND | SOCK_CLOEXEC, IPPROTO_WIND);
+	if (fd < 0)
+		dsm_fatal("Wind socket (is wind.ko installed?)", errno);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	if (wind_region_add(fd, dsm.base, dsm.len, DSM_REGION_ID,
+			    DSM_REGION_KEY))
+		dsm_fatal("WIND_REGION_ADD of the shared region", errno);
+	if (wind_bind(fd, dsm.cfg.port))
+		dsm_fatal("wind: bind", errno);
+	retrans0 = out_retransmits();
+	for (i = 0; i < dsm.cfg.nodes; i++) {
+		peer[i].sin_family = AF_INET;
+		peer[i].sin_port = htons(dsm.cfg.port);
+		peer[i].sin_addr.s_addr = dsm.cfg.addr[i];
+	}
+	/* every peer must be there before anything async goes to it */
+	deadline = dsm_now() + dsm.cfg.timeout_s;
+	for (i = 0; i < dsm.cfg.nodes; i++) {
+		struct dsm_msg m = { .type = DSM_HELLO,
+				     .src = (uint16_t)dsm.cfg.rank };
+
+		if (i == dsm.cfg.rank)
+			continue;
+		while (sendto(fd, &m, sizeof(m), MSG_WIND_SYNC,
+			      (struct sockaddr *)&peer[i], sizeof(peer[i])) < 0) {
+			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
+			    errno != EHOSTUNREACH && errno != ENETUNREACH &&
+			    errno != EINTR && errno != EAGAIN)
+				dsm_fatal("wind: hello", errno);
+			if (dsm_now() > deadline) {
+				char what[96];
+
+				snprintf(what, sizeof(what),
+					 "cannot reach rank %d at %s", i,
+					 inet_ntoa(peer[i].sin_addr));
+				dsm_fatal(what, errno);
+			}
+			sleep_ms(100);
+		}
+		atomic_fetch_add(&dsm.messages, 1);
+	}
+	/* the refusals of the hello are history */
+	sl = sizeof(i);
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &i, &sl);
+	if (wind_set_recverr(fd, one))
+		dsm_fatal("wind: WIND_RECVERR", errno);
+}
+
+static void *w_service(void *arg)
+{
+	union {
+		struct dsm_msg m;
+		char b[DSM_MAX_MSG];
+	} buf;
+	struct wind_dsm d;
+	struct sockaddr_in from;
+	ssize_t n;
+
+	(void)arg;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+			dsm_fatal("wind: poll", errno);
+		if (p.revents & POLLERR) {
+			struct wind_error e;
+
+			while (wind_recv_error(fd, &e) == 0) {
+				char what[96];
+
+				if (atomic_load(&dsm.finishing))
+					continue;
+				snprintf(what, sizeof(what),
+					 "wind: %u message(s) to %s lost",
+					 e.lost, inet_ntoa(e.peer.sin_addr));
+				dsm_fatal(what, e.error);
+			}
+			if (!(p.revents & POLLIN)) {
+				int err;
+				socklen_t sl = sizeof(err);
+
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &sl);
+				if (err && !atomic_load(&dsm.finishing))
+					dsm_fatal("wind: socket error", err);
+				continue;
+			}
+		}
+		if (!(p.revents & POLLIN))
+			continue;
+		n = wind_recv(fd, buf.b, sizeof(buf.b), &from, &d);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			dsm_fatal("wind: recv", errno);
+		}
+		if ((size_t)n < sizeof(buf.m) || (size_t)n > sizeof(buf.b) ||
+		    buf.m.src >= dsm.cfg.nodes)
+			dsm_fatal("wind: malformed message", EPROTO);
+		if (d.mode == WIND_DSM_HEADER_THROUGH) {
+			if (d.data_len != DSM_PAGE || buf.m.type != DSM_FETCH_REP)
+				dsm_fatal("wind: bad Header Through", EPROTO);
+			dsm_dispatch(&buf.m, NULL, 0, 0);
+			continue;
+		}
+		if (buf.m.len != (size_t)n - sizeof(buf.m))
+			dsm_fatal("wind: bad message length", EPROTO);
+		dsm_dispatch(&buf.m, buf.b + sizeof(buf.m), buf.m.len, 0);
+	}
+	return NULL;
+}
+
+static uint64_t w_retransmissions(void)
+{
+	return out_retransmits() - retrans0;
+}
+
+static void w_finish(void)
+{
+	/* rank 0 sent the last releases sync-ordered: nothing is owed */
+}
+
+const struct dsm_transport dsm_tp_wind = {
+	.name = "wind",
+	.init = w_init,
+	.send = w_send,
+	.send_page = w_send_page,
+	.send_diff = w_send_diff,
+	.flush_wait = w_flush_wait,
+	.service = w_service,
+	.retransmissions = w_retransmissions,
+	.finish = w_finish,
+};
