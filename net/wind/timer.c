@@ -191,41 +191,44 @@ static void rtx_timeout(struct wind_peer *peer)
 	wind_rtx_timer_arm(peer);
 }
 
-static void wind_rtx_timer(struct timer_list *t)
+static void delack_timeout(struct wind_peer *peer)
 {
-	struct wind_peer *peer = from_timer(peer, t, rtx_timer);
+	if (peer->ack_pending || peer->nrefused)
+		wind_send_ack(peer);
+}
+
+/* Run a peer timer's work under the socket lock, unless the peer is gone;
+ * while a process owns the socket, try again a jiffy later.  Drops the
+ * timer's reference.
+ */
+static void peer_timer_run(struct wind_peer *peer, struct timer_list *t,
+			   void (*work)(struct wind_peer *peer))
+{
 	struct sock *sk = peer->sk;
 
 	bh_lock_sock(sk);
-	if (peer->state == WIND_PEER_DEAD)
-		goto out;
-	if (sock_owned_by_user(sk)) {
-		peer_timer_arm(peer, t, jiffies + 1);
-		goto out;
+	if (peer->state != WIND_PEER_DEAD) {
+		if (sock_owned_by_user(sk))
+			peer_timer_arm(peer, t, jiffies + 1);
+		else
+			work(peer);
 	}
-	rtx_timeout(peer);
-out:
 	bh_unlock_sock(sk);
 	wind_peer_put(peer);
+}
+
+static void wind_rtx_timer(struct timer_list *t)
+{
+	struct wind_peer *peer = from_timer(peer, t, rtx_timer);
+
+	peer_timer_run(peer, t, rtx_timeout);
 }
 
 static void wind_delack_timer(struct timer_list *t)
 {
 	struct wind_peer *peer = from_timer(peer, t, delack_timer);
-	struct sock *sk = peer->sk;
 
-	bh_lock_sock(sk);
-	if (peer->state == WIND_PEER_DEAD)
-		goto out;
-	if (sock_owned_by_user(sk)) {
-		peer_timer_arm(peer, t, jiffies + 1);
-		goto out;
-	}
-	if (peer->ack_pending || peer->nrefused)
-		wind_send_ack(peer);
-out:
-	bh_unlock_sock(sk);
-	wind_peer_put(peer);
+	peer_timer_run(peer, t, delack_timeout);
 }
 
 /**
