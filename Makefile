@@ -110,7 +110,7 @@ sparse:
 # kernel-doc comments of every function that has one must parse cleanly
 kdoc:
 	@$(CURDIR)/scripts/kernel-tools-extract
-	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.c)
+	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.[ch])
 
 lint: style sparse kdoc
 

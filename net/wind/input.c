@@ -14,76 +14,42 @@
 
 #include "protocol.h"
 
-static unsigned int type_hlen(u8 type)
-{
-	switch (type) {
-	case WIND_PKT_DATA:
-		return WIND_DATA_HLEN;
-	case WIND_PKT_ACK:
-		return WIND_HLEN + sizeof(struct wind_ackhdr);
-	case WIND_PKT_RESET:
-		return WIND_HLEN;
-	}
-	return 0;
-}
+static const enum wind_mib_field wire_mib[] = {
+	[WIND_WIRE_SHORT]	= WIND_MIB_IN_ERR_SHORT,
+	[WIND_WIRE_LENGTH]	= WIND_MIB_IN_ERR_LENGTH,
+	[WIND_WIRE_HEADER]	= WIND_MIB_IN_ERR_HEADER,
+};
 
-/* Check everything the locked path relies on.  Returns the counter to
- * bump on failure, or WIND_MIB_MAX when the packet is well formed.
+/* Check everything the locked path relies on (the field checks are in
+ * wire.h).  Returns the counter to bump on failure, or WIND_MIB_MAX when
+ * the packet is well formed.
  */
 static enum wind_mib_field validate(struct sk_buff *skb)
 {
-	struct windhdr *wh;
-	unsigned int ulen, hlen;
-	u8 type;
+	enum wind_wire_verdict v;
+	unsigned int hlen;
 
 	if (!pskb_may_pull(skb, WIND_HLEN))
 		return WIND_MIB_IN_ERR_SHORT;
-	wh = wind_hdr(skb);
-	ulen = ntohs(wh->len);
 	/* IP trimmed the packet to its payload: len must say the same */
-	if (ulen != skb->len || ulen < WIND_HLEN)
-		return WIND_MIB_IN_ERR_LENGTH;
+	v = wind_wire_check_len(wind_hdr(skb), skb->len);
+	if (v)
+		return wire_mib[v];
 	if (skb_checksum_init(skb, IPPROTO_WIND, inet_compute_pseudo) ||
 	    skb_checksum_complete(skb))
 		return WIND_MIB_IN_ERR_CHECKSUM;
-
-	wh = wind_hdr(skb);
-	type = wh->version_type & 0xf;
-	hlen = type_hlen(type);
-	if (wh->version_type >> 4 != WIND_VERSION || !hlen || !wh->src_tag ||
-	    (wh->flags & ~WIND_F_ALL))
-		return WIND_MIB_IN_ERR_HEADER;
-	if (ulen < hlen)
-		return WIND_MIB_IN_ERR_SHORT;
+	v = wind_wire_check_hdr(wind_hdr(skb), &hlen);
+	if (v)
+		return wire_mib[v];
 	if (!pskb_may_pull(skb, hlen))
 		return WIND_MIB_IN_ERR_SHORT;
-	wh = wind_hdr(skb);
-
-	if (type == WIND_PKT_DATA) {
-		const struct wind_datahdr *dh = (void *)(wh + 1);
-		u16 frag = ntohs(dh->frag), nfrags = ntohs(dh->nfrags);
-		u32 msg_len = ntohl(dh->msg_len);
-
-		if (!nfrags || frag >= nfrags || msg_len > WIND_MAX_MSG ||
-		    ulen - hlen > msg_len ||
-		    (nfrags == 1 && ulen - hlen != msg_len))
-			return WIND_MIB_IN_ERR_LENGTH;
-		if ((wh->flags & WIND_F_DSM) &&
-		    (msg_len < sizeof(struct wind_dsmhdr) ||
-		     (!frag && ulen - hlen < min_t(u32, msg_len,
-						   sizeof(struct wind_dsmhdr)))))
-			return WIND_MIB_IN_ERR_LENGTH;
-	} else if (type == WIND_PKT_ACK) {
-		const struct wind_ackhdr *ah = (void *)(wh + 1);
-		unsigned int n = ntohs(ah->nnaks);
-
-		if (n > WIND_MAX_NAKS)
-			return WIND_MIB_IN_ERR_HEADER;
-		if (ulen != WIND_ACK_LEN(n))
-			return WIND_MIB_IN_ERR_LENGTH;
-		if (!pskb_may_pull(skb, ulen))
-			return WIND_MIB_IN_ERR_SHORT;
-	}
+	v = wind_wire_check_body(wind_hdr(skb));
+	if (v)
+		return wire_mib[v];
+	/* an ACK's NAKs are read in place */
+	if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_ACK &&
+	    !pskb_may_pull(skb, skb->len))
+		return WIND_MIB_IN_ERR_SHORT;
 	return WIND_MIB_MAX;
 }
 
@@ -235,12 +201,10 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		const struct wind_ackhdr *ah = (void *)(wh + 1);
 
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ACKS);
-		wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window),
-			     be64_to_cpu(ah->sack),
-			     (const struct wind_nak *)(ah + 1), ntohs(ah->nnaks));
+		wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), ah);
 		goto drop;
 	}
-	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), 0, NULL, 0);
+	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
 	wind_data_rcv(peer, skb);
 	return 0;
 

@@ -31,19 +31,10 @@
 #include <uapi/linux/wind.h>
 
 #include "seq.h"
+#include "wire.h"
 
-#define WIND_HLEN		sizeof(struct windhdr)
-#define WIND_DATA_HLEN		(WIND_HLEN + sizeof(struct wind_datahdr))
-#define WIND_MAX_HLEN		(WIND_DATA_HLEN + sizeof(struct wind_dsmhdr))
-#define WIND_MAX_NAKS		16
 /* A pure ACK at least every this many data packets (else delack_ms) */
 #define WIND_ACK_EVERY		16
-#define WIND_F_ALL		(WIND_F_ACKREQ | WIND_F_ORDERED | WIND_F_SYNC | \
-				 WIND_F_DSM | WIND_F_SYN)
-#define WIND_ACK_LEN(n)		(WIND_HLEN + sizeof(struct wind_ackhdr) + \
-				 (n) * sizeof(struct wind_nak))
-/* Hard cap on one message; the socket buffers bound it further. */
-#define WIND_MAX_MSG		(64U << 20)
 #define WIND_PEER_HASH_BITS	6
 #define WIND_PORT_HASH_BITS	8
 
@@ -283,8 +274,8 @@ void wind_rtx_timer_stop(struct wind_peer *peer);
 void wind_delack_timer_arm(struct wind_peer *peer);
 void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
-void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
-		  const struct wind_nak *naks, unsigned int nnaks);
+void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
+		  const struct wind_ackhdr *ah);
 
 /* dsm.c */
 int wind_region_add(struct sock *sk, const struct wind_region *reg);

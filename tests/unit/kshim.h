@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;

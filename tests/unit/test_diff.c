@@ -13,27 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktest.h"
 #include "../../userspace/lib/diff.c"
 
 #define PAGE	4096
 #define HDR	sizeof(struct wind_diff_run)
 
-static int failures, tests;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-		ok = false;						\
-	}								\
-} while (0)
-
-static void report(bool ok, const char *name)
-{
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%sok %d %s\n", ok ? "" : "not ", tests, name);
-}
 
 static uint32_t rng = 0x12345678;
 
@@ -438,6 +423,5 @@ int main(void)
 		free(buf);
 		report(ok, "diff__unaligned_buffer");
 	}
-	printf("# %d passed, %d failed\n", tests - failures, failures);
-	return failures ? 1 : 0;
+	return ktest_end();
 }

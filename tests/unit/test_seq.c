@@ -6,24 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ktest.h"
 #include "seq.h"
 
-static int failures, tests;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-		ok = false;						\
-	}								\
-} while (0)
-
-static void report(bool ok, const char *name)
-{
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%sok %d %s\n", ok ? "" : "not ", tests, name);
-}
 
 static void seq_compare__wraparound(void)
 {
@@ -187,6 +172,5 @@ int main(void)
 	rtable_sack__bits();
 	rtt_sample__converges_and_clamps();
 	rtt_backoff__doubles_to_max();
-	printf("# %d passed, %d failed\n", tests - failures, failures);
-	return failures ? 1 : 0;
+	return ktest_end();
 }
