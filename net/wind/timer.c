@@ -42,6 +42,14 @@ static u32 rto_max_us(const struct wind_peer *peer)
 	return WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC;
 }
 
+/* The delayed-ACK delay; a one-jiffy timer may fire at once, so at least
+ * a whole jiffy.
+ */
+static unsigned long delack_jiffies(const struct wind_peer *peer)
+{
+	return max(msecs_to_jiffies(WIND_PARAM(peer->sk, delack_ms)), 2UL);
+}
+
 /* Below this, a reordering window is timer noise. */
 #define WIND_REO_WND_MIN_US	1000
 
@@ -56,21 +64,21 @@ static u32 rto_max_us(const struct wind_peer *peer)
  */
 void wind_rtx_timer_arm(struct wind_peer *peer)
 {
-	u32 us = peer->rtt.rto_us;
+	unsigned long delay = usecs_to_jiffies(peer->rtt.rto_us) + 1;
 
 	peer->pto_armed = 0;
 	if (!peer->tlp_out && peer->rtt.srtt_us &&
 	    peer->snd_una != peer->snd_nxt) {
-		u32 pto = 2 * peer->rtt.srtt_us +
-			  WIND_PARAM(peer->sk, delack_ms) * USEC_PER_MSEC;
+		/* the peer's delayed ACK is due within delack_jiffies() */
+		unsigned long pto = usecs_to_jiffies(2 * peer->rtt.srtt_us) +
+				    delack_jiffies(peer) + 1;
 
-		if (pto < us) {
-			us = pto;
+		if (pto < delay) {
+			delay = pto;
 			peer->pto_armed = 1;
 		}
 	}
-	peer_timer_arm(peer, &peer->rtx_timer,
-		       jiffies + usecs_to_jiffies(us) + 1);
+	peer_timer_arm(peer, &peer->rtx_timer, jiffies + delay);
 }
 
 /**
@@ -88,13 +96,10 @@ void wind_rtx_timer_stop(struct wind_peer *peer)
  */
 void wind_delack_timer_arm(struct wind_peer *peer)
 {
-	unsigned long delay;
-
 	if (timer_pending(&peer->delack_timer))
 		return;
-	/* a one-jiffy timer may fire at once: wait at least a whole jiffy */
-	delay = max(msecs_to_jiffies(WIND_PARAM(peer->sk, delack_ms)), 2UL);
-	peer_timer_arm(peer, &peer->delack_timer, jiffies + delay);
+	peer_timer_arm(peer, &peer->delack_timer,
+		       jiffies + delack_jiffies(peer));
 }
 
 /**
@@ -328,26 +333,32 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 }
 
 /* Mark what the selective bitmap reports (bit i: seq ack + 1 + i); the
- * newest first-time transmission among them gives an RTT sample.
+ * newest first-time transmission among them gives an RTT sample.  A
+ * receiver short of memory drops out-of-order packets it reported: a
+ * packet reported before and not now is unmarked, so RACK resends it.
  */
 static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now)
 {
 	u32 sample = 0;
 	struct sk_buff *skb;
 
-	if (!sack)
-		return;
 	skb_queue_walk(&peer->wq, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 		u32 off = cb->seq - ack - 1;
 
 		if (skb == peer->send_head)
 			break;
-		if (cb->seq == ack)
+		if (cb->seq == ack) {
+			cb->sacked = 0;
 			continue;
+		}
 		if (off >= 64)
 			break;
-		if (!((sack >> off) & 1) || cb->sacked)
+		if (!((sack >> off) & 1)) {
+			cb->sacked = 0;
+			continue;
+		}
+		if (cb->sacked)
 			continue;
 		cb->sacked = 1;
 		rack_update(peer, cb, now);
@@ -366,13 +377,14 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now)
  * @peer: the peer it came from, its socket locked
  * @ack: every seq before it arrived
  * @window: packets the peer can still take after @ack
- * @sack: selective bitmap (ACK packets) or 0
- * @naks: messages the peer refused, or NULL
- * @nnaks: how many
+ * @ah: the selective bitmap and the refusals that follow it (ACK packets,
+ *	validated), or NULL (data packets carry neither)
  */
-void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
-		  const struct wind_nak *naks, unsigned int nnaks)
+void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
+		  const struct wind_ackhdr *ah)
 {
+	const struct wind_nak *naks = ah ? (const void *)(ah + 1) : NULL;
+	unsigned int nnaks = ah ? ntohs(ah->nnaks) : 0;
 	struct wind_sync_waiter *w, *tmp;
 	bool progress = false, woke = false;
 	u32 max_wnd, now, sample = 0;
@@ -431,7 +443,8 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window, u64 sack,
 
 	max_wnd = WIND_PARAM(peer->sk, window);
 	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
-	sack_rcv(peer, ack, sack, now);
+	if (ah)
+		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now);
 	rack_detect_loss(peer, now);
 
 	if (peer->snd_una == peer->snd_nxt)
