@@ -4,18 +4,21 @@
  *
  *   dsm-app mm|sor|lu|nqueens [-t wind|udp|udp-replyack] [-n NODES]
  *           [-r RANK] [-a ADDR0,ADDR1,...] [-p PORT] [-s SIZE] [-i ITER]
- *           [-T TIMEOUT_S] [-v]
+ *           [-T TIMEOUT_S] [-N NETNS] [-v]
  *
  * Rank 0 checks the result against a sequential computation and prints
  * one JSON line; it exits 0 iff the result is right.  See README.md.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dsm.h"
 
@@ -326,8 +329,24 @@ static void usage(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: dsm-app mm|sor|lu|nqueens [-t wind|udp|udp-replyack] [-n NODES]\n"
 		"               [-r RANK] [-a ADDR0,ADDR1,...] [-p PORT] [-s SIZE]\n"
-		"               [-i ITER] [-T TIMEOUT_S] [-v]\n");
+		"               [-i ITER] [-T TIMEOUT_S] [-N NETNS] [-v]\n");
 	exit(status);
+}
+
+/* -N NETNS: run in that network namespace (a name of ip netns, or a path) */
+static void join_netns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", strchr(name, '/') ? "" : "/run/netns/",
+		 name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
 }
 
 static int parse_addrs(char *s)
@@ -369,7 +388,7 @@ int main(int argc, char **argv)
 	iters = app->iters;
 	argc--;
 	argv++;
-	while ((c = getopt(argc, argv, "t:n:r:a:p:s:i:T:vh")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:r:a:p:s:i:T:N:vh")) != -1) {
 		switch (c) {
 		case 't':
 			tp_name = optarg;
@@ -390,6 +409,7 @@ int main(int argc, char **argv)
 		case 'i': iters = atoi(optarg); break;
 		case 'T': cfg.timeout_s = atoi(optarg); break;
 		case 'v': cfg.verbose = 1; break;
+		case 'N': join_netns(optarg); break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}

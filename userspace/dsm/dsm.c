@@ -56,6 +56,7 @@ static uint64_t my_epoch;
 static uint64_t lock_seen[DSM_MAX_LOCKS];
 static double t_start;
 static int final_barrier;
+static int fault_skip_invalidate;	/* DSM_FAULT=skip-invalidate: testing */
 
 /* Barrier and lock managers: service thread and app thread (local) */
 static pthread_mutex_t proto_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -281,6 +282,8 @@ static void invalidate(void)
 {
 	uint32_t i;
 
+	if (fault_skip_invalidate)
+		return;		/* a broken protocol, to see the check fail */
 	for (i = 0; i < ncached; i++) {
 		page_protect(cached[i], PROT_NONE);
 		state[cached[i]] = ST_INVALID;
@@ -462,6 +465,8 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	size_t n;
 
 	dsm.cfg = *cfg;
+	fault_skip_invalidate = getenv("DSM_FAULT") &&
+				!strcmp(getenv("DSM_FAULT"), "skip-invalidate");
 	dsm.len = DSM_ROUND(region_bytes ? region_bytes : 1);
 	dsm.npages = (uint32_t)(dsm.len / DSM_PAGE);
 	dsm.base = mmap(DSM_BASE, dsm.len, PROT_READ | PROT_WRITE,

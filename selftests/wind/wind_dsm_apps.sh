@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The S-DSM applications of userspace/dsm (dsm-app: MM, red-black SOR, LU,
+# N-queens) on 2 and 3 network namespaces over wind and over udp (and
+# udp-replyack), then through 5% loss on every node.  Each run must exit 0
+# with rank 0's JSON saying "ok":true (rank 0 checks the result against a
+# sequential computation), and multi-node runs must have fetched pages.
+# A run with a deliberately broken protocol (DSM_FAULT=skip-invalidate:
+# no invalidation at acquire) must be caught by the check.  KTAP.
+#
+#          +---------------- dsmhubPID: bridge br0 ----------------+
+#          |                      |                                |
+#   dsmPID-0 eth0 10.66.0.1   dsmPID-1 eth0 10.66.0.2   dsmPID-2 eth0 10.66.0.3
+#
+# The namespaces are made once; the runs use a port each, several at a
+# time (a TCG guest spends most of a run starting processes).
+
+set -u
+
+ksft_skip=4
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
+APPBIN=$ROOT/userspace/dsm/dsm-app
+NETNS=$ROOT/userspace/dsm/dsm-netns
+HUB=dsmhub$$
+NODES=3
+JOBS=${DSM_TEST_JOBS:-4}
+RUN_TIMEOUT=150		# seconds per run (all ranks)
+APP_TIMEOUT=40		# dsm-app -T: peers silent this long are fatal
+TMP=$(mktemp -d /tmp/wind_dsm_apps.XXXXXX)
+testno=0
+failed=0
+
+ok() { testno=$((testno + 1)); echo "ok $testno $*"; }
+not_ok() { testno=$((testno + 1)); failed=$((failed + 1)); echo "not ok $testno $*"; }
+diag() { sed 's/^\([^#]\)/# \1/; s/^$/#/'; }
+skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
+
+ns() { echo "dsm$$-$1"; }
+
+cleanup() {
+	local i
+	kill $(jobs -p) 2>/dev/null
+	wait 2>/dev/null
+	for ((i = 0; i < NODES; i++)); do
+		ip netns del "$(ns $i)" 2>/dev/null
+	done
+	ip netns del "$HUB" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# The runs: NAME NODES ENV APP ARGS...  (ENV: - or VAR=VALUE)
+cases=(
+	"mm-wind-2 2 - mm -t wind -s 64"
+	"mm-wind-3 3 - mm -t wind -s 96"
+	"sor-wind-2 2 - sor -t wind -s 64 -i 4"
+	"sor-wind-3 3 - sor -t wind -s 96 -i 3"
+	"lu-wind-2 2 - lu -t wind -s 64"
+	"lu-wind-3 3 - lu -t wind -s 64"
+	"nqueens-wind-2 2 - nqueens -t wind -s 8"
+	"nqueens-wind-3 3 - nqueens -t wind -s 9"
+	"mm-udp-2 2 - mm -t udp -s 64"
+	"mm-udp-3 3 - mm -t udp -s 96"
+	"sor-udp-2 2 - sor -t udp -s 64 -i 4"
+	"sor-udp-3 3 - sor -t udp -s 96 -i 3"
+	"lu-udp-2 2 - lu -t udp -s 64"
+	"lu-udp-3 3 - lu -t udp -s 64"
+	"nqueens-udp-2 2 - nqueens -t udp -s 8"
+	"nqueens-udp-3 3 - nqueens -t udp -s 9"
+	"mm-udp-replyack-2 2 - mm -t udp-replyack -s 64"
+	"mm-udp-replyack-3 3 - mm -t udp-replyack -s 96"
+	"nqueens-udp-replyack-3 3 - nqueens -t udp-replyack -s 8"
+	"mm-wind-1 1 - mm -t wind -s 64"
+	"broken-protocol-is-caught 3 DSM_FAULT=skip-invalidate sor -t wind -s 64 -i 3"
+)
+loss_cases=(
+	"sor-wind-3-loss5 3 - sor -t wind -s 64 -i 3"
+	"mm-udp-3-loss5 3 - mm -t udp -s 64"
+	"nqueens-udp-replyack-3-loss5 3 - nqueens -t udp-replyack -s 8"
+)
+
+[ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
+[ -x "$APPBIN" ] && [ -x "$NETNS" ] || skip_all "userspace/dsm not built (make)"
+command -v tc >/dev/null || skip_all "tc missing"
+
+T0=$SECONDS
+echo "TAP version 13"
+echo "1..$((${#cases[@]} + ${#loss_cases[@]} + 1))"
+
+# The namespaces, once (as dsm-netns does for one run)
+setup() {
+	local i n
+	ip netns add "$HUB" &&
+	ip -n "$HUB" link add br0 type bridge &&
+	ip -n "$HUB" link set br0 up || return 1
+	for ((i = 0; i < NODES; i++)); do
+		n=$(ns $i)
+		ip netns add "$n" &&
+		ip -n "$n" link add eth0 type veth peer name v$i netns "$HUB" &&
+		ip -n "$HUB" link set v$i master br0 up &&
+		ip -n "$n" addr add 10.66.0.$((i + 1))/24 dev eth0 &&
+		ip -n "$n" link set lo up &&
+		ip -n "$n" link set eth0 up || return 1
+	done
+}
+if setup 2> "$TMP/setup.err"; then
+	ok "namespaces: $NODES nodes on a bridge"
+else
+	not_ok "namespaces: $NODES nodes on a bridge"
+	diag < "$TMP/setup.err"
+	exit 1
+fi
+
+# run_case IDX CASE: all ranks of one run; the verdict in $TMP/res.IDX
+# (first line: 0 or 1; then the diagnostics).  Few processes: each rank
+# enters its namespace itself (dsm-app -N), one watchdog per run.
+run_case() {
+	local idx=$1 name nodes env app rest addrs r st st0 json line why= wd res
+	local port=$((7700 + $1))
+	local -a args pids
+	read -r name nodes env app rest <<< "$2"
+	read -r -a args <<< "$rest"
+	addrs=10.66.0.1
+	for ((r = 2; r <= nodes; r++)); do
+		addrs+=,10.66.0.$r
+	done
+	for ((r = nodes - 1; r >= 0; r--)); do
+		(
+			[ "$env" != - ] && export "$env"
+			exec "$APPBIN" "$app" -N "$(ns $r)" -n "$nodes" -r $r \
+				-a "$addrs" -p $port -T $APP_TIMEOUT "${args[@]}"
+		) > "$TMP/out.$idx.$r" 2> "$TMP/err.$idx.$r" &
+		pids[$r]=$!
+	done
+	( sleep $RUN_TIMEOUT; kill "${pids[@]}" ) 2>/dev/null &
+	wd=$!
+	for ((r = nodes - 1; r >= 0; r--)); do
+		wait "${pids[$r]}"
+		st=$?
+		[ $r != 0 ] && [ $st != 0 ] && why+="rank $r exited $st"$'\n'
+	done
+	st0=$st
+	kill $wd 2>/dev/null
+	json=$(< "$TMP/out.$idx.0")
+	if [ "$env" = DSM_FAULT=skip-invalidate ]; then
+		# the check must see the stale data: ok false, exit 1
+		[ "$st0" = 1 ] && [[ $json == *'"ok":false}' ]] && [ -z "$why" ]
+	else
+		[ "$st0" = 0 ] && [[ $json == *'"ok":true}' ]] && [ -z "$why" ] &&
+			[[ $json == *'"pages_fetched":'* ]] &&
+			{ [ "$nodes" = 1 ] || [[ $json != *'"pages_fetched":0,'* ]]; }
+	fi
+	res=$?
+	{
+		echo $res
+		echo "rank 0 exited $st0: $json"
+		[ -n "$why" ] && echo -n "$why"
+		for ((r = 0; r < nodes; r++)); do
+			while IFS= read -r line; do
+				echo "rank $r: $line"
+			done < "$TMP/err.$idx.$r"
+		done
+	} > "$TMP/res.$idx"
+}
+
+# run_all BASE CASE...: JOBS at a time, then KTAP lines in order
+run_all() {
+	local base=$1 i c n=0 line
+	local -a res
+	shift
+	i=$base
+	for c in "$@"; do
+		if [ $n -ge "$JOBS" ]; then
+			wait -n
+			n=$((n - 1))
+		fi
+		run_case $i "$c" &
+		n=$((n + 1))
+		i=$((i + 1))
+	done
+	wait
+	i=$base
+	for c in "$@"; do
+		res=()
+		[ -r "$TMP/res.$i" ] && mapfile -t res < "$TMP/res.$i"
+		if [ "${res[0]:-1}" = 0 ]; then
+			ok "${c%% *}"
+			echo "# ${res[1]}"
+		else
+			not_ok "${c%% *}"
+			for line in "${res[@]:1}"; do
+				echo "# $line"
+			done
+		fi
+		i=$((i + 1))
+	done
+}
+
+run_all 0 "${cases[@]}"
+
+# 5% loss on every packet every node sends (data and acknowledgements)
+for ((i = 0; i < NODES; i++)); do
+	ip netns exec "$(ns $i)" tc qdisc add dev eth0 root netem loss 5% ||
+		echo "netem on $(ns $i) failed" | diag
+done
+run_all 100 "${loss_cases[@]}"
+echo "# $((SECONDS - T0)) s"
+
+[ $failed = 0 ]
