@@ -88,11 +88,15 @@ def app_table(res, tps, loss="0"):
         for k in ks:
             cells = [a, str(k)]
             times, sps, msgs, rtx, oks, pages = [], [], [], [], [], None
+            # The 1-node runs of all transports compute the same thing
+            # without a message: the fastest of them is the baseline (one
+            # run slowed down by the shared host does not skew a column).
+            b1 = [res[(a, t, 1, loss)]["time_s"] for t in tps
+                  if (a, t, 1, loss) in res and res[(a, t, 1, loss)]["ok"]]
+            b = min(b1) if b1 else None
             for t in tps:
                 v = res.get((a, t, k, loss))
-                base = res.get((a, t, 1, loss))
                 tm = v["time_s"] if v and v["ok"] else None
-                b = base["time_s"] if base and base["ok"] else None
                 sp = b / tm if tm and b else None
                 times.append(fmt(tm))
                 sps.append(fmt(sp, 2))
@@ -150,7 +154,8 @@ def demo(outdir, rows):
     png = speedup_plot(plot, apps, ks, tps, outdir, "speedup",
                        "S-DSM apps on the QEMU cluster: speed-up over Wind and UDP")
     text = "## S-DSM apps over Wind and UDP\n\n" + md + "\n"
-    text += ("\nspeed-up: the 1-node time of the same transport over this one. "
+    text += ("\nspeed-up: the fastest 1-node time of the app (over any transport: "
+             "no message is sent) over this one. "
              "QEMU TCG: every VM is one host thread and the host has %d cores, "
              "so N > 2 nodes share CPUs.\n" % os.cpu_count())
     return text, {"apps": {"%s/%s/%d/%s" % k: v for k, v in res.items()}}, png
