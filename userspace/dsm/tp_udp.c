@@ -79,9 +79,20 @@ static struct {
 } rx[DSM_MAX_NODES];
 static atomic_uint_fast64_t retrans;
 static _Thread_local int in_service;
+static int drop_pct;			/* DSM_UDP_DROP=PCT: testing */
+static _Atomic unsigned int drop_state = 1;
 
 static void xmit(int dest, const void *buf, size_t len)
 {
+	if (drop_pct) {		/* a lossy network without netem */
+		unsigned int x = atomic_fetch_add(&drop_state, 0x9e3779b9u);
+
+		x ^= x >> 15;
+		x *= 0x2c1b3c6du;
+		x ^= x >> 12;
+		if (x % 100 < (unsigned int)drop_pct)
+			return;
+	}
 	/* a lost datagram is what the retransmission is for */
 	sendto(fd, buf, len, 0, (const struct sockaddr *)&peer[dest],
 	       sizeof(peer[dest]));
@@ -326,6 +337,9 @@ static void u_init(void)
 				  .sin_port = htons(dsm.cfg.port) };
 	int i, buf = 4 << 20;
 
+	if (getenv("DSM_UDP_DROP"))
+		drop_pct = atoi(getenv("DSM_UDP_DROP"));
+	drop_state = 1 + (unsigned int)dsm.cfg.rank * 7919u;
 	slots = calloc(NSLOTS, sizeof(*slots));
 	if (!slots)
 		dsm_fatal("out of memory", ENOMEM);
