@@ -296,7 +296,7 @@ static int released(void *arg)
 	return atomic_load(&dsm.barrier_rel) >= *(uint64_t *)arg;
 }
 
-void dsm_barrier(void)
+static void barrier(double timeout, const char *what)
 {
 	struct dsm_msg m = { .type = DSM_BARRIER };
 	uint64_t epoch;
@@ -309,9 +309,15 @@ void dsm_barrier(void)
 	m.arg1 = (uint32_t)final_barrier;
 	m.len = sizeof(dsm.stats);
 	send_msg(0, &m, &dsm.stats, TP_WANTREPLY, 0);
-	wait_for(released, &epoch, "barrier: no release from rank 0",
-		 10.0 * dsm.cfg.timeout_s);
+	wait_for(released, &epoch, what, timeout);
 	invalidate();
+}
+
+void dsm_barrier(void)
+{
+	barrier(10.0 * dsm.cfg.timeout_s, dsm.cfg.rank ?
+		"barrier: no release from rank 0" :
+		"barrier: not every rank arrived");
 }
 
 static int granted(void *arg)
@@ -514,7 +520,9 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	if (pthread_create(&th, NULL, dsm.tp->service, NULL))
 		dsm_fatal("pthread_create", EAGAIN);
 	pthread_detach(th);
-	dsm_barrier();		/* everyone is there */
+	barrier(dsm.cfg.timeout_s, dsm.cfg.rank ?
+		"start: no word from rank 0" :
+		"start: cannot reach every rank (not started?)");
 }
 
 static void *alloc(size_t bytes, int fixed_home)
