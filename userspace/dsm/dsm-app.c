@@ -426,6 +426,18 @@ int main(int argc, char **argv)
 
 	ok = app->run();
 	dsm_finish(&st);
+	if (cfg.verbose) {
+		struct dsm_stats l;
+
+		dsm_local_stats(&l);
+		fprintf(stderr, "dsm-app: rank %d: time_s %.6f pages_fetched %llu diffs %llu diff_bytes %llu messages %llu retransmissions %llu lock_acquires %llu\n",
+			dsm_rank(), l.time_s, (unsigned long long)l.pages_fetched,
+			(unsigned long long)l.diffs,
+			(unsigned long long)l.diff_bytes,
+			(unsigned long long)l.messages,
+			(unsigned long long)l.retransmissions,
+			(unsigned long long)l.lock_acquires);
+	}
 	if (dsm_rank() == 0) {
 		printf("{\"app\":\"%s\",\"transport\":\"%s\",\"nodes\":%d,\"size\":%d,"
 		       "\"time_s\":%.6f,\"pages_fetched\":%llu,\"diffs\":%llu,"

@@ -601,3 +601,8 @@ void dsm_finish(struct dsm_stats *total)
 	}
 	dsm.tp->finish();
 }
+
+void dsm_local_stats(struct dsm_stats *out)
+{
+	*out = dsm.stats;
+}

@@ -87,6 +87,9 @@ void dsm_timer_stop(void);
  */
 void dsm_finish(struct dsm_stats *total);
 
+/* This node's own statistics (complete after dsm_finish()) */
+void dsm_local_stats(struct dsm_stats *out);
+
 /* Print to stderr and _exit(2); async-signal-safe */
 void dsm_fatal(const char *what, int err) __attribute__((noreturn));
 
