@@ -25,7 +25,7 @@
 #include <linux/errqueue.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "lib.h"
 
 #define PORT		7300

@@ -24,7 +24,7 @@
 #include "lib.h"
 /* The 6.1 harness and its TEST() macros leave parameters unused */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "kselftest_harness.h"
+#include "harness.h"
 
 #define PORT_RX		7600
 #define PAGE		4096

@@ -28,7 +28,7 @@
 #include "lib.h"
 /* The 6.1 harness and its TEST() macros leave parameters unused */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "kselftest_harness.h"
+#include "harness.h"
 
 #define WAIT_MS		5000
 #define CRAFT_SPORT	40000

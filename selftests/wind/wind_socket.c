@@ -18,7 +18,7 @@
 #include "lib.h"
 /* The 6.1 harness and its TEST() macros leave parameters unused */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "kselftest_harness.h"
+#include "harness.h"
 
 #define SYS_MODULE_WIND	"/sys/module/wind"
 
