@@ -27,6 +27,10 @@ static int wind_init_sock(struct sock *sk)
 		INIT_HLIST_HEAD(&ws->peers[i]);
 	timer_setup(&ws->gc_timer, wind_peers_gc, 0);
 	xa_init(&ws->regions);
+	/* freeing acknowledged packets wakes writers once per ACK, not once
+	 * per packet (wind_ack_rcv() calls sk_write_space)
+	 */
+	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	/* the receive path finds sockets under RCU */
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	/* messages are split at the path MTU, never fragmented by IP */
