@@ -7,7 +7,8 @@
 # with rank 0's JSON saying "ok":true (rank 0 checks the result against a
 # sequential computation), and multi-node runs must have fetched pages.
 # A run with a deliberately broken protocol (DSM_FAULT=skip-invalidate:
-# no invalidation at acquire) must be caught by the check.  KTAP.
+# no invalidation at acquire) must be caught by the check, and a rank
+# whose peer never starts must give up with a message.  KTAP.
 #
 #          +---------------- dsmhubPID: bridge br0 ----------------+
 #          |                      |                                |
@@ -74,6 +75,8 @@ cases=(
 	"nqueens-udp-replyack-3 3 - nqueens -t udp-replyack -s 8"
 	"mm-wind-1 1 - mm -t wind -s 64"
 	"broken-protocol-is-caught 3 DSM_FAULT=skip-invalidate sor -t wind -s 64 -i 3"
+	"wind-missing-peer-is-fatal 2 MISSING mm -t wind -T 3"
+	"udp-missing-peer-is-fatal 2 MISSING mm -t udp -T 3"
 )
 loss_cases=(
 	"sor-wind-3-loss5 3 - sor -t wind -s 64 -i 3"
@@ -105,6 +108,7 @@ setup() {
 		ip -n "$n" link set eth0 up || return 1
 	done
 }
+mkfifo "$TMP/never"
 if setup 2> "$TMP/setup.err"; then
 	ok "namespaces: $NODES nodes on a bridge"
 else
@@ -118,7 +122,7 @@ fi
 # enters its namespace itself (dsm-app -N), one watchdog per run.
 run_case() {
 	local idx=$1 name nodes env app rest addrs r st st0 json line why= wd res
-	local port=$((7700 + $1))
+	local port=$((7700 + $1)) first err
 	local -a args pids
 	read -r name nodes env app rest <<< "$2"
 	read -r -a args <<< "$rest"
@@ -126,17 +130,21 @@ run_case() {
 	for ((r = 2; r <= nodes; r++)); do
 		addrs+=,10.66.0.$r
 	done
-	for ((r = nodes - 1; r >= 0; r--)); do
+	first=$((nodes - 1))
+	[ "$env" = MISSING ] && first=0	# the other ranks never start
+	for ((r = first; r >= 0; r--)); do
 		(
-			[ "$env" != - ] && export "$env"
+			[ "$env" != - ] && [ "$env" != MISSING ] && export "$env"
 			exec "$APPBIN" "$app" -N "$(ns $r)" -n "$nodes" -r $r \
 				-a "$addrs" -p $port -T $APP_TIMEOUT "${args[@]}"
 		) > "$TMP/out.$idx.$r" 2> "$TMP/err.$idx.$r" &
 		pids[$r]=$!
 	done
-	( sleep $RUN_TIMEOUT; kill "${pids[@]}" ) 2>/dev/null &
+	# the watchdog: bash's read on a FIFO nobody writes, no process to leak
+	( read -r -t $RUN_TIMEOUT line <> "$TMP/never"; kill "${pids[@]}" ) \
+		> /dev/null 2>&1 &
 	wd=$!
-	for ((r = nodes - 1; r >= 0; r--)); do
+	for ((r = first; r >= 0; r--)); do
 		wait "${pids[$r]}"
 		st=$?
 		[ $r != 0 ] && [ $st != 0 ] && why+="rank $r exited $st"$'\n'
@@ -144,7 +152,11 @@ run_case() {
 	st0=$st
 	kill $wd 2>/dev/null
 	json=$(< "$TMP/out.$idx.0")
-	if [ "$env" = DSM_FAULT=skip-invalidate ]; then
+	err=$(< "$TMP/err.$idx.0")
+	if [ "$env" = MISSING ]; then
+		# a clear message and exit 2 after about -T, not a hang
+		[ "$st0" = 2 ] && [[ $err == *"cannot reach"* ]]
+	elif [ "$env" = DSM_FAULT=skip-invalidate ]; then
 		# the check must see the stale data: ok false, exit 1
 		[ "$st0" = 1 ] && [[ $json == *'"ok":false}' ]] && [ -z "$why" ]
 	else
@@ -157,7 +169,7 @@ run_case() {
 		echo $res
 		echo "rank 0 exited $st0: $json"
 		[ -n "$why" ] && echo -n "$why"
-		for ((r = 0; r < nodes; r++)); do
+		for ((r = 0; r <= first; r++)); do
 			while IFS= read -r line; do
 				echo "rank $r: $line"
 			done < "$TMP/err.$idx.$r"
