@@ -56,7 +56,7 @@ refcnt_zero() {
 }
 
 mem() {
-	echo 2 > /proc/sys/vm/drop_caches
+	echo 3 > /proc/sys/vm/drop_caches
 	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 	sunr=$(awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo)
 	avail=$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)
