@@ -15,7 +15,9 @@
 #   dsmPID-0 eth0 10.66.0.1   dsmPID-1 eth0 10.66.0.2   dsmPID-2 eth0 10.66.0.3
 #
 # The namespaces are made once; the runs use a port each, several at a
-# time (a TCG guest spends most of a run starting processes).
+# time (a TCG guest spends most of a run starting processes).  So the
+# wind runs' "retransmissions" (OutRetransmits of the namespace) count
+# the concurrent runs' too here; dsm-netns gives each run its own.
 
 set -u
 
@@ -167,7 +169,7 @@ run_case() {
 	res=$?
 	{
 		echo $res
-		echo "rank 0 exited $st0: $json"
+		echo "rank 0 exited $st0: ${json:-$err}"
 		[ -n "$why" ] && echo -n "$why"
 		for ((r = 0; r <= first; r++)); do
 			while IFS= read -r line; do
