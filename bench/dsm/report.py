@@ -102,13 +102,14 @@ def app_table(res, tps, loss="0"):
                 sps.append(fmt(sp, 2))
                 msgs.append(str(v["messages"]) if v and v["messages"] is not None else "-")
                 rtx.append(str(v["retransmissions"]) if v and v["retransmissions"] is not None else "-")
-                oks.append(v is not None and v["ok"])
+                if v is not None:
+                    oks.append(v["ok"])
                 if v and pages is None:
                     pages = v["pages_fetched"]
                 plot.setdefault((a, t), []).append((k, sp))
             cells += times + sps + [str(pages if pages is not None else "-"),
                                     "/".join(msgs), "/".join(rtx),
-                                    "yes" if all(oks) else "NO"]
+                                    "yes" if oks and all(oks) else "NO"]
             out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out), plot, apps, ks
 
