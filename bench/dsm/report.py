@@ -213,7 +213,7 @@ def bench(outdir, rows):
                     c += 1
             script = """set terminal pngcairo size 900,600
 set output '%s.png'
-set title 'Fagus barrier (Wind paper Fig. 7), loss %s%%%%'
+set title 'Fagus barrier (Wind paper Fig. 7), loss %s%%'
 set logscale xy
 set xlabel 'shared memory sent per barrier (bytes)'
 set ylabel 'time per barrier (us, median)'
@@ -261,7 +261,7 @@ plot %s
             text.append("### S-DSM apps (Mocha MM, DSE SOR), loss %s%%\n\n%s\n" % (loss, md))
             png = speedup_plot(plot, apps, ks, tps, outdir,
                                "apps-loss%s" % loss.replace(".", "_"),
-                               "S-DSM apps, speed-up, loss %s%%%%" % loss)
+                               "S-DSM apps, speed-up, loss %s%%" % loss)
             if png:
                 pngs.append(png)
         data["apps"] = {"%s/%s/%d/%s" % k: v for k, v in res.items()}
