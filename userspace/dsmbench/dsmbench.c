@@ -18,7 +18,8 @@
  *       replies; per-request latency at the clients, requests/s at rank 0.
  *   dsmbench alltoall -p wind|udp|tcp [-m SIZE] [-r ROUNDS] [--hold FILE]
  *       every rank sends SIZE bytes to every other, ROUNDS times; with
- *       --hold, stays open (sockets counted from outside) until FILE exists.
+ *       --hold, writes the socket count of its network namespace to
+ *       FILE.ready.RANK and stays open until FILE exists.
  *
  * Common: --rank R --addrs A,B,C (default: NODE_RANK, NODE_ADDRS),
  * -P PORT (default 7300).
@@ -383,12 +384,32 @@ static void alltoall(struct tp *tp, size_t ms, int rounds, const char *hold)
 		die("barrier failed");
 	if (hold) {
 		char f[4096];
+		/*
+		 * The sockets of this network namespace (one process per
+		 * namespace in scripts/bench-dsm-ports): the lines of
+		 * /proc/net/{tcp,udp,wind} after the header.
+		 */
+		const char *pf = proto == TP_TCP ? "/proc/net/tcp" :
+				 proto == TP_UDP ? "/proc/net/udp" : "/proc/net/wind";
+		FILE *in = fopen(pf, "r");
+		long socks = -1;
 
+		if (in) {
+			int ch;
+
+			socks = 0;
+			while ((ch = fgetc(in)) != EOF)
+				socks += ch == '\n';
+			socks--;		/* the header */
+			fclose(in);
+		}
 		snprintf(f, sizeof(f), "%s.ready.%d", hold, rank);
 		FILE *o = fopen(f, "w");
 
-		if (o)
+		if (o) {
+			fprintf(o, "%ld\n", socks);
 			fclose(o);
+		}
 		while (access(hold, F_OK))
 			usleep(100000);
 	}
