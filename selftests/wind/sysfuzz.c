@@ -1484,7 +1484,14 @@ static void *drain_main(void *arg)
 		}
 		poll(p, NSLOTS, 20);
 		for (i = 0; i < NSLOTS; i++) {
-			int fd = lock_slot(i), k;
+			int fd, k;
+
+			/* never wait behind a close: the socket it waits
+			 * for may be another one this thread must drain
+			 */
+			if (pthread_rwlock_tryrdlock(&slots[i].lock))
+				continue;
+			fd = slots[i].fd;
 
 			for (k = 0; k < 64; k++) {
 				ssize_t n = recv(fd, buf, BIGBUF, MSG_DONTWAIT);
