@@ -196,6 +196,15 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 	return 0;
 }
 
+/* Within the peer's window and the congestion window? */
+static bool wind_may_send(const struct wind_peer *peer)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+
+	return wind_seq_before(peer->snd_nxt, peer->snd_wnd_end) &&
+	       in_flight < peer->cwnd;
+}
+
 /**
  * wind_push() - transmit queued packets while the peer's window allows
  * @peer: the peer, its socket locked
@@ -204,16 +213,14 @@ void wind_push(struct wind_peer *peer)
 {
 	struct sk_buff *skb;
 
-	while ((skb = peer->send_head) &&
-	       wind_seq_before(peer->snd_nxt, peer->snd_wnd_end)) {
+	while ((skb = peer->send_head) && wind_may_send(peer)) {
 		u8 flags = 0;
 
 		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
 				  NULL : skb->next;
 		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
-		/* the window is full: ask for an ack at once */
-		if (peer->send_head &&
-		    !wind_seq_before(peer->snd_nxt, peer->snd_wnd_end))
+		/* a window is full: ask for an ack at once */
+		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
 		wind_xmit_skb(peer, skb, flags);
 	}
@@ -310,7 +317,7 @@ static int wait_for_sndbuf(struct sock *sk, long *timeo, unsigned int need)
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
 		if (sk->sk_err) {
-			err = -sock_error(sk);
+			err = sock_error(sk);
 			if (err)
 				break;
 		}
@@ -344,8 +351,11 @@ static int wait_for_sync(struct sock *sk, struct wind_sync_waiter *w,
 			err = -EAGAIN;
 			break;
 		}
+		/* EINTR, never a restart: the message is queued already,
+		 * and a restarted sendmsg() would queue it again
+		 */
 		if (signal_pending(current)) {
-			err = sock_intr_errno(timeo);
+			err = -EINTR;
 			break;
 		}
 		sk_wait_event(sk, &timeo, w->done, &wait);

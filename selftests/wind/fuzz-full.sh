@@ -71,8 +71,7 @@ fi
 if [ "$ONLY" != packet ]; then
 	echo "# syscall fuzzer: $WIND_SYSFUZZ_OPS operations"
 	t0=$(date +%s)
-	# a test of the suite once it passes, a helper program until then
-	if [ -x ./wind_sysfuzz ]; then ./wind_sysfuzz; else ./sysfuzz; fi
+	./wind_sysfuzz
 	frc=$?
 	echo "# syscall fuzzer: exit $frc after $(( $(date +%s) - t0 )) s"
 	[ $frc -eq 0 ] || rc=1

@@ -3,7 +3,7 @@
  * Faults under load: a peer that dies mid-transfer (its process killed,
  * its link down or its namespace deleted) and a flood against one
  * receiver.  A peer that restarts on the same port mid-stream is in
- * faults_restart.c until the kernel bug it finds is fixed.
+ * wind_faults_restart.c.
  *
  *   node0 (10.77.0.1: senders) ===veth=== node1 (10.77.0.2: receivers)
  *

@@ -166,8 +166,9 @@ static size_t craft(struct fuzz *f, uint8_t *pkt)
 		len = rnd() % (len + 1);
 	if (fix_csum && len >= sizeof(*wh)) {
 		wh->check = 0;
-		wh->check = htons(wind_pkt_csum(f->src, f->dst, ntohs(wh->len) <= len ?
-						ntohs(wh->len) : len, pkt, len));
+		/* wind_pkt_csum() returns it in network order already */
+		wh->check = wind_pkt_csum(f->src, f->dst, ntohs(wh->len) <= len ?
+					  ntohs(wh->len) : len, pkt, len);
 	} else if (len >= 8) {
 		wh->check = rnd();
 	}

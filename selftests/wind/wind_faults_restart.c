@@ -2,12 +2,10 @@
 /*
  * A peer restarted mid-stream (wind_faults.c has the other faults).
  *
- * Built as a helper program, not run by the suite, while the kernel bug
- * it trips over stands: when the restart fails the sender's queue with
- * ECONNRESET, a send that then waits for send-buffer room returns 104 as
- * a byte count (wait_for_sndbuf() in net/wind/output.c returns
- * -sock_error(), a positive errno).  Rename it to wind_faults_restart.c
- * once that is fixed.
+ * It found that when the restart failed the sender's queue with
+ * ECONNRESET, a send that then waited for send-buffer room returned 104
+ * as a byte count (wait_for_sndbuf() returned -sock_error(), a positive
+ * errno); fixed.
  */
 #define _GNU_SOURCE
 #include "faults.h"

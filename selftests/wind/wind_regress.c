@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for kernel bugs the fuzzers found, each reduced to a
+ * deterministic case:
+ *
+ *  - a send that had to wait for send-buffer room while SO_ERROR held an
+ *    async error returned the errno as a positive byte count, the message
+ *    not queued and the error lost (wind_sysfuzz, wind_faults_restart);
+ *  - a sync send interrupted by a signal with SA_RESTART was restarted
+ *    and queued its message a second time (wind_sysfuzz).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "lib.h"
+
+TEST(send_waiting_for_room_reports_pending_error)
+{
+	struct sockaddr_in lo, to;
+	char buf[1000] = { 0 };
+	int tx, rx, i, sb = 4096, err = 0, e = 0;
+	socklen_t len = sizeof(err);
+	ssize_t n = 0;
+
+	ASSERT_EQ(0, wind_topo_setup(2));
+	rx = wind_bound_socket(wind_ns(1), 7000, NULL);
+	ASSERT_GE(rx, 0);
+	tx = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_GE(tx, 0);
+	/* an async error: a message to a closed port on loopback */
+	wind_sin(&lo, htonl(0x7f000001), 7999);
+	ASSERT_EQ(0, wind_run("ip -n %s link set lo up", wind_ns(0)));
+	ASSERT_EQ(1, sendto(tx, "x", 1, 0, (struct sockaddr *)&lo, sizeof(lo)));
+	usleep(300000);
+	ASSERT_EQ(0, setsockopt(tx, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb)));
+	/* the peer stops answering: fill the send buffer */
+	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem loss 100%%",
+			      wind_ns(0)));
+	wind_sin(&to, wind_node_addr(1), 7000);
+	for (i = 0; i < 100; i++) {
+		n = sendto(tx, buf, sizeof(buf), MSG_DONTWAIT,
+			   (struct sockaddr *)&to, sizeof(to));
+		e = errno;
+		if (n != sizeof(buf))
+			break;
+	}
+	TH_LOG("after %d messages: sendto returned %zd (%s)", i, n, strerror(e));
+	/* -1, never a count, and the error is not lost */
+	EXPECT_EQ(-1, n);
+	ASSERT_EQ(0, getsockopt(tx, SOL_SOCKET, SO_ERROR, &err, &len));
+	if (e == EAGAIN) {
+		EXPECT_EQ(ECONNREFUSED, err);
+	} else {
+		EXPECT_EQ(ECONNREFUSED, e);
+	}
+	close(tx);
+	close(rx);
+	wind_topo_teardown();
+}
+
+static int sync_fd;
+static struct sockaddr_in sync_to;
+static ssize_t sync_ret;
+static int sync_errno;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+static void *sync_sender(void *arg)
+{
+	(void)arg;
+	sync_ret = sendto(sync_fd, "once", 4, MSG_WIND_SYNC,
+			  (struct sockaddr *)&sync_to, sizeof(sync_to));
+	sync_errno = errno;
+	return NULL;
+}
+
+TEST(sync_send_interrupted_under_sa_restart_is_eintr_and_delivered_once)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	char buf[16];
+	pthread_t th;
+	int rx, n = 0, i;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, wind_topo_setup(2));
+	rx = wind_bound_socket(wind_ns(1), 7000, NULL);
+	ASSERT_GE(rx, 0);
+	sync_fd = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_GE(sync_fd, 0);
+	wind_sin(&sync_to, wind_node_addr(1), 7000);
+	ASSERT_EQ(5, sendto(sync_fd, "first", 5, MSG_WIND_SYNC,
+			    (struct sockaddr *)&sync_to, sizeof(sync_to)));
+	ASSERT_EQ(5, recv(rx, buf, sizeof(buf), 0));
+	/* the ACK cannot come while the sender's link drops everything */
+	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem loss 100%%",
+			      wind_ns(0)));
+	ASSERT_EQ(0, pthread_create(&th, NULL, sync_sender, NULL));
+	usleep(300000);
+	pthread_kill(th, SIGUSR1);
+	usleep(300000);
+	ASSERT_EQ(0, wind_run("tc -n %s qdisc del dev eth0 root", wind_ns(0)));
+	pthread_join(th, NULL);
+	EXPECT_EQ(-1, sync_ret);
+	EXPECT_EQ(EINTR, sync_errno);
+	/* still queued: it arrives, once */
+	for (i = 0; i < 50 && n < 2; i++) {
+		if (recv(rx, buf, sizeof(buf), MSG_DONTWAIT) == 4)
+			n++;
+		else
+			usleep(100000);
+	}
+	EXPECT_EQ(1, n);
+	close(sync_fd);
+	close(rx);
+	wind_topo_teardown();
+}
+
+TEST_HARNESS_MAIN
