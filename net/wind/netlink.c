@@ -76,6 +76,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_PEERS_UNREACHABLE]	= WIND_A_STATS_PEERS_UNREACHABLE,
 	[WIND_MIB_PEERS_RESET]		= WIND_A_STATS_PEERS_RESET,
 	[WIND_MIB_OUT_PROBES]		= WIND_A_STATS_OUT_PROBES,
+	[WIND_MIB_OUT_CWND_CUTS]	= WIND_A_STATS_OUT_CWND_CUTS,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */

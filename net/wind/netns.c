@@ -42,6 +42,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_PEERS_UNREACHABLE]	= "PeersUnreachable",
 	[WIND_MIB_PEERS_RESET]		= "PeersReset",
 	[WIND_MIB_OUT_PROBES]		= "OutProbes",
+	[WIND_MIB_OUT_CWND_CUTS]	= "OutCwndCuts",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

@@ -125,6 +125,9 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	peer->sack_high = isn;
 	/* until the peer advertises its window, send a few packets */
 	peer->snd_wnd_end = isn + 8;
+	peer->cwnd = WIND_CWND_INIT;
+	peer->ssthresh = WIND_CWND_MAX;
+	peer->recover = isn;
 	wind_rtt_init(&peer->rtt,
 		      READ_ONCE(wn->params.rto_min_ms) * USEC_PER_MSEC * 5);
 	peer->last_active = jiffies;
@@ -219,6 +222,7 @@ static u32 fail_write_queue(struct wind_peer *peer, int err)
 	}
 	peer->sk->sk_write_space(peer->sk);
 	peer->send_head = NULL;
+	peer->sacked_out = 0;
 	list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {
 		w->err = err;
 		w->done = true;

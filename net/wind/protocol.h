@@ -35,6 +35,13 @@
 
 /* A pure ACK at least every this many data packets (else delack_ms) */
 #define WIND_ACK_EVERY		16
+/* Congestion window: initial, floor, ceiling (packets); packets RACK must
+ * find lost in one pass to take it for congestion rather than noise
+ */
+#define WIND_CWND_INIT		16
+#define WIND_CWND_MIN		4
+#define WIND_CWND_MAX		65535
+#define WIND_CONG_BURST		4
 #define WIND_PEER_HASH_BITS	6
 #define WIND_PORT_HASH_BITS	8
 
@@ -65,6 +72,7 @@ enum wind_mib_field {
 	WIND_MIB_PEERS_UNREACHABLE,
 	WIND_MIB_PEERS_RESET,
 	WIND_MIB_OUT_PROBES,
+	WIND_MIB_OUT_CWND_CUTS,
 	WIND_MIB_MAX
 };
 
@@ -150,6 +158,11 @@ struct wind_peer {
 					 * arrived (RACK)
 					 */
 	u32 rack_rtt_us;		/* the RTT that packet saw */
+	u32 sacked_out;			/* packets in flight the peer reported */
+	u32 cwnd;			/* congestion window, packets */
+	u32 ssthresh;			/* slow start below this */
+	u32 cwnd_cnt;			/* acked packets toward cwnd + 1 */
+	u32 recover;			/* snd_nxt when the window was cut */
 	struct wind_rtt rtt;
 	u8 retries;			/* timeouts without progress */
 	u8 tlp_out:1;			/* a tail loss probe is out */

@@ -124,6 +124,41 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer_timer_stop(peer, &peer->delack_timer);
 }
 
+/* Congestion control, Reno-like but deaf to isolated losses: the window
+ * grows by slow start, then by one packet per window acknowledged, and is
+ * halved (at most once per window) when RACK finds a burst of losses, as
+ * an overflowing queue makes; a timeout takes it to WIND_CWND_MIN.
+ * Random loss of a packet here and there, which says nothing about
+ * congestion on a LAN, leaves it alone.
+ */
+static void cwnd_grow(struct wind_peer *peer, u32 acked)
+{
+	if (!acked || wind_seq_before(peer->snd_una, peer->recover))
+		return;
+	if (peer->cwnd < peer->ssthresh) {
+		peer->cwnd = min_t(u32, peer->cwnd + acked, WIND_CWND_MAX);
+		return;
+	}
+	peer->cwnd_cnt += acked;
+	if (peer->cwnd_cnt >= peer->cwnd) {
+		peer->cwnd_cnt -= peer->cwnd;
+		peer->cwnd = min_t(u32, peer->cwnd + 1, WIND_CWND_MAX);
+	}
+}
+
+static void cwnd_reduce(struct wind_peer *peer, bool timeout)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+
+	if (!timeout && wind_seq_before(peer->snd_una, peer->recover))
+		return;
+	peer->ssthresh = max_t(u32, in_flight / 2, WIND_CWND_MIN);
+	peer->cwnd = timeout ? WIND_CWND_MIN : peer->ssthresh;
+	peer->cwnd_cnt = 0;
+	peer->recover = peer->snd_nxt;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_CWND_CUTS);
+}
+
 static void retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 {
 	WIND_SKB_CB(skb)->retransmitted = 1;
@@ -171,6 +206,8 @@ static void rtx_timeout(struct wind_peer *peer)
 		return;
 	}
 	wind_rtt_backoff(&peer->rtt, rto_max_us(peer));
+	if (peer->snd_una != peer->snd_nxt)
+		cwnd_reduce(peer, true);
 	if (peer->snd_una == peer->snd_nxt) {
 		/* nothing in flight: the window is shut, probe it */
 		skb = peer->send_head;
@@ -186,8 +223,10 @@ static void rtx_timeout(struct wind_peer *peer)
 		skb_queue_walk(&peer->wq, skb) {
 			if (skb == peer->send_head)
 				break;
-			if (peer->retries > 1)
+			if (peer->retries > 1 && WIND_SKB_CB(skb)->sacked) {
 				WIND_SKB_CB(skb)->sacked = 0;
+				peer->sacked_out--;
+			}
 			if (!first && !WIND_SKB_CB(skb)->sacked)
 				first = skb;
 		}
@@ -308,7 +347,7 @@ static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
  */
 static void rack_detect_loss(struct wind_peer *peer, u32 now)
 {
-	u32 wait, reo;
+	u32 wait, reo, lost = 0;
 	struct sk_buff *skb;
 
 	if (!peer->rack_rtt_us)
@@ -328,6 +367,8 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 		}
 		if (cb->sacked || now - tx < wait)
 			continue;
+		if (++lost == WIND_CONG_BURST)
+			cwnd_reduce(peer, false);
 		retransmit(peer, skb, 0);
 	}
 }
@@ -337,7 +378,8 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
  * receiver short of memory drops out-of-order packets it reported: a
  * packet reported before and not now is unmarked, so RACK resends it.
  */
-static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now)
+static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
+		     u32 *newly)
 {
 	u32 sample = 0;
 	struct sk_buff *skb;
@@ -348,19 +390,20 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now)
 
 		if (skb == peer->send_head)
 			break;
-		if (cb->seq == ack) {
-			cb->sacked = 0;
+		if (cb->seq == ack || (off < 64 && !((sack >> off) & 1))) {
+			if (cb->sacked) {
+				cb->sacked = 0;
+				peer->sacked_out--;
+			}
 			continue;
 		}
 		if (off >= 64)
 			break;
-		if (!((sack >> off) & 1)) {
-			cb->sacked = 0;
-			continue;
-		}
 		if (cb->sacked)
 			continue;
 		cb->sacked = 1;
+		peer->sacked_out++;
+		(*newly)++;
 		rack_update(peer, cb, now);
 		if (!cb->retransmitted)
 			sample = now - (u32)cb->tx_us;
@@ -387,7 +430,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	unsigned int nnaks = ah ? ntohs(ah->nnaks) : 0;
 	struct wind_sync_waiter *w, *tmp;
 	bool progress = false, woke = false;
-	u32 max_wnd, now, sample = 0;
+	u32 max_wnd, now, sample = 0, acked = 0;
 	struct sk_buff *skb;
 	unsigned int i;
 
@@ -408,7 +451,10 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	       wind_seq_before(WIND_SKB_CB(skb)->seq, ack)) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 
-		if (!cb->sacked) {
+		if (cb->sacked) {
+			peer->sacked_out--;
+		} else {
+			acked++;
 			rack_update(peer, cb, now);
 			/* Karn: sample only packets sent once; one that was
 			 * reported before waited behind a hole
@@ -445,7 +491,8 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	max_wnd = WIND_PARAM(peer->sk, window);
 	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
 	if (ah)
-		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now);
+		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
+	cwnd_grow(peer, acked);
 	rack_detect_loss(peer, now);
 
 	if (peer->snd_una == peer->snd_nxt)

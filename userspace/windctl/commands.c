@@ -40,6 +40,7 @@ static const struct {
 	{ WIND_A_STATS_PEERS_UNREACHABLE,	"PeersUnreachable" },
 	{ WIND_A_STATS_PEERS_RESET,		"PeersReset" },
 	{ WIND_A_STATS_OUT_PROBES,		"OutProbes" },
+	{ WIND_A_STATS_OUT_CWND_CUTS,		"OutCwndCuts" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
