@@ -129,20 +129,23 @@ struct wind_refusal {
 	u32 error;			/* positive errno */
 };
 
+/* Packed to stay within 512 bytes (kmalloc-512): an idle peer costs it
+ * and its 128-byte receive table; pahole -C wind_peer wind.ko to check.
+ */
 struct wind_peer {
 	struct hlist_node hnode;	/* in wind_sock.peers */
 	struct rcu_head rcu;
-	refcount_t refcnt;
 	struct sock *sk;		/* holds a reference */
+	refcount_t refcnt;
 	__be32 daddr;
-	__be16 dport;
 	__be32 saddr;			/* our address towards the peer */
+	__be16 dport;
 	u8 state;			/* enum wind_peer_state */
 	u8 got_ack:1;			/* peer acknowledged this state once */
 	u8 starved:1;			/* we advertised it a small window */
 	u32 remote_tag;			/* peer socket's incarnation, 0 unknown */
-	struct dst_entry *dst;		/* cached route */
 	u32 mss;			/* payload bytes per data packet */
+	struct dst_entry *dst;		/* cached route */
 	unsigned long last_active;	/* jiffies of the last packet either way */
 
 	/* send side */
@@ -176,9 +179,9 @@ struct wind_peer {
 	struct sk_buff_head rq;		/* arrived, not yet delivered, by seq */
 	u16 ack_pending;		/* packets arrived since our last ack */
 	u16 rcv_wnd;			/* window we last advertised */
+	u8 nrefused;
 	struct timer_list delack_timer;
 	struct wind_refusal refused[WIND_MAX_NAKS];
-	u8 nrefused;
 
 	/* statistics */
 	u64 tx_packets, rx_packets, retransmits, duplicates, drops;
