@@ -489,7 +489,8 @@ int main(int argc, char **argv)
 
 	if (!tp)
 		die("cannot open the transport");
-	if (tp_start(tp, 120000))
+	/* long: 60 processes under TCG start minutes apart (port count) */
+	if (tp_start(tp, 600000))
 		die("start failed (peers did not answer)");
 	if (!strcmp(bench, "fagus"))
 		fagus(tp, sizes, rounds, chunk);

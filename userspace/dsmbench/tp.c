@@ -557,10 +557,16 @@ static int tcp_send(struct tp *tp, int peer, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Mesh forming gives up only after TCP_MESH_WAIT without progress: with
+ * 60 processes under TCG a peer may start (and listen) minutes after us.
+ */
+#define TCP_MESH_WAIT	300000000000ull	/* ns */
+
 static int tcp_mesh(struct tp *tp, uint16_t port)
 {
 	int one = 1;
-	uint64_t end = now_ns() + 120000000000ull;
+	uint64_t end = now_ns() + TCP_MESH_WAIT;
 
 	/* connect to every lower rank (which listens already or soon) */
 	for (int j = 0; j < tp->rank; j++) {
@@ -584,11 +590,15 @@ static int tcp_mesh(struct tp *tp, uint16_t port)
 					return -1;
 				}
 				tp->tfd[j] = fd;
+				end = now_ns() + TCP_MESH_WAIT;
 				break;
 			}
+			int e = errno;
+
 			close(fd);
 			if (now_ns() > end) {
-				perror("tcp connect");
+				fprintf(stderr, "tcp: rank %d: connect to rank %d: %s\n",
+					tp->rank, j, strerror(e));
 				return -1;
 			}
 			usleep(50000);
@@ -596,8 +606,20 @@ static int tcp_mesh(struct tp *tp, uint16_t port)
 	}
 	/* accept every higher rank */
 	for (int k = tp->rank + 1; k < tp->n; k++) {
-		int fd = accept(tp->fd, NULL, NULL);
+		struct pollfd pfd = { .fd = tp->fd, .events = POLLIN };
+		int pr = poll(&pfd, 1, (int)(TCP_MESH_WAIT / 1000000));
 		uint32_t r;
+
+		if (pr < 0 && errno == EINTR) {
+			k--;
+			continue;
+		}
+		if (pr <= 0) {
+			fprintf(stderr, "tcp: rank %d: %d higher ranks never connected\n",
+				tp->rank, tp->n - k);
+			return -1;
+		}
+		int fd = accept(tp->fd, NULL, NULL);
 
 		if (fd < 0 || read(fd, &r, 4) != 4 || r >= (uint32_t)tp->n ||
 		    tp->tfd[r] >= 0) {
