@@ -40,6 +40,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
@@ -145,6 +146,8 @@ struct worker {
 	unsigned char *buf;	/* BIGBUF for sends */
 	unsigned char *rbuf;	/* BIGBUF for receives */
 	long ops;
+	pid_t tid, helper_tid;	/* for the watchdog's report */
+	volatile int cur_op;	/* the operation running, or -1 */
 };
 
 static struct slot slots[NSLOTS];
@@ -192,6 +195,8 @@ static long page;
 static unsigned char *bad_page;	/* a PROT_NONE page: EFAULT */
 static volatile int stop_drain;
 static pthread_barrier_t done_barrier;	/* no thread exits while signalled */
+static volatile long progress;		/* bumped by every step; the watchdog reads it */
+static volatile const char *main_step = "setup";
 
 static long op_count[OP_MAX];
 static long err_count[OP_MAX][MAXERR];
@@ -1181,6 +1186,7 @@ static void *helper_main(void *arg)
 	struct worker *w = arg;
 	struct sleeper *s = &w->job;
 
+	w->helper_tid = gettid();
 	for (;;) {
 		sem_wait_intr(&w->go);
 		if (w->quit)
@@ -1457,11 +1463,154 @@ static void *worker_main(void *arg)
 	long n;
 
 	trng = &w->rng;
+	w->tid = gettid();
 	for (n = 0; n < ops_per_thread; n++) {
-		run_op(w, pick_op());
+		w->cur_op = pick_op();
+		run_op(w, w->cur_op);
+		w->cur_op = -1;
 		w->ops++;
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
 	}
 	pthread_barrier_wait(&done_barrier);
+	return NULL;
+}
+
+/* ---- the watchdog --------------------------------------------------------- */
+
+/* prints a file line by line as "# PREFIX line" */
+static void dump_file(const char *path, const char *prefix)
+{
+	char buf[8192];
+	char *line, *save;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("# %s%s\n", prefix, line);
+}
+
+/* state, wchan and kernel stack of one task (/proc/PID or /proc/self/task/TID) */
+static void dump_task(const char *dir)
+{
+	char path[300], stat[512] = "", wchan[128] = "";
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, stat, sizeof(stat) - 1);
+		stat[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/wchan", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, wchan, sizeof(wchan) - 1);
+		wchan[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	/* "pid (comm) S ...": up to the state letter */
+	if (strrchr(stat, ')'))
+		strrchr(stat, ')')[3] = 0;
+	printf("# task %s: %s wchan %s\n", dir, stat, wchan);
+	snprintf(path, sizeof(path), "%s/stack", dir);
+	dump_file(path, "    ");
+}
+
+/* Nothing finished for too long: say where every thread and child is, in
+ * user space and in the kernel, and fail the test instead of holding the
+ * whole suite (and the runner's pipe) until the VM is killed.
+ */
+static void stall_report(long secs)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int i;
+
+	printf("# STALL: nothing finished for %ld s (main: %s)\n", secs,
+	       (const char *)main_step);
+	for (i = 0; i < nthreads; i++)
+		printf("# worker %d (tid %d): %ld ops done, in %s; its sync-send helper is tid %d\n",
+		       i, workers[i].tid, workers[i].ops,
+		       workers[i].cur_op >= 0 ? op_names[workers[i].cur_op] : "nothing",
+		       workers[i].helper_tid);
+	d = opendir("/proc/self/task");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.16s", de->d_name);
+		dump_task(path);
+	}
+	if (d)
+		closedir(d);
+	/* forked children (op_fork) */
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		char stat[512] = "", *p;
+		int fd, ppid = 0;
+		ssize_t n;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		stat[n > 0 ? n : 0] = 0;
+		p = strrchr(stat, ')');
+		if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == getpid()) {
+			snprintf(path, sizeof(path), "/proc/%.16s", de->d_name);
+			dump_task(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	fflush(stdout);
+	wind_run("for n in %s %s; do echo \"# $n /proc/net/wind:\"; "
+		 "ip netns exec $n cat /proc/net/wind | sed 's/^/#   /'; done",
+		 wind_ns(0), wind_ns(1));
+	/* blocked tasks of the whole system into the kernel log */
+	wind_write_file_in(NULL, "/proc/sysrq-trigger", "w");
+	wind_run("dmesg | tail -n 120 | sed 's/^/# dmesg: /'");
+	fflush(stdout);
+}
+
+static void *watchdog_main(void *arg)
+{
+	const char *s = getenv("WIND_SYSFUZZ_STALL_S");
+	const char *scale = getenv("WIND_TIMEOUT_SCALE");
+	long limit = s ? atol(s) : 120, last = -1, idle = 0;
+
+	(void)arg;
+	if (scale && atol(scale) > 1)
+		limit *= atol(scale);
+	for (;;) {
+		long now = __atomic_load_n(&progress, __ATOMIC_RELAXED);
+
+		sleep(1);
+		if (now != last) {
+			last = now;
+			idle = 0;
+			continue;
+		}
+		if (++idle < limit)
+			continue;
+		stall_report(idle);
+		/* the children first: they hold the runner's pipe too */
+		kill(0, SIGKILL);
+		_exit(1);
+	}
 	return NULL;
 }
 
@@ -1669,7 +1818,7 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 	uint64_t seed, mainrng;
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	struct mem before, after;
-	pthread_t drain;
+	pthread_t drain, watchdog;
 	int i, k, e, memfd;
 	char kmsg[256];
 
@@ -1738,6 +1887,8 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 	}
 
 	t0 = wind_now_ms();
+	ASSERT_EQ(0, pthread_create(&watchdog, NULL, watchdog_main, NULL));
+	main_step = "waiting for the workers";
 	ASSERT_EQ(0, pthread_barrier_init(&done_barrier, NULL, nthreads));
 	ASSERT_EQ(0, pthread_create(&drain, NULL, drain_main, NULL));
 	for (i = 0; i < nthreads; i++) {
@@ -1749,17 +1900,22 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 		ASSERT_EQ(0, pthread_create(&workers[i].th, NULL, worker_main, &workers[i]));
 	for (i = 0; i < nthreads; i++)
 		pthread_join(workers[i].th, NULL);
+	main_step = "joining the sync-send helpers";
 	for (i = 0; i < nthreads; i++) {
 		workers[i].quit = 1;
 		sem_post(&workers[i].go);
 		pthread_join(workers[i].helper, NULL);
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
 	}
+	main_step = "joining the drain thread";
 	stop_drain = 1;
 	pthread_join(drain, NULL);
 	t1 = wind_now_ms();
 
 	/* close everything; every close must succeed */
+	main_step = "closing the sockets";
 	for (i = 0; i < NSLOTS; i++) {
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
 		if (close(slots[i].fd))
 			report("final close of socket %d: errno %d", i, errno);
 		slots[i].fd = -1;
@@ -1795,8 +1951,10 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 	       delivered, drained_ok, corrupt, errq_reports);
 
 	/* the kernel holds nothing of ours: sockets, peers, pins, memory */
+	main_step = "waiting for the peers to be freed";
 	deadline = wind_now_ms() + 20000;
 	for (;;) {
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
 		freed[0] = wind_stat(wind_ns(0), "PeersFreed");
 		freed[1] = wind_stat(wind_ns(1), "PeersFreed");
 		if ((wind_stat(wind_ns(0), "PeersCreated") == freed[0] &&
