@@ -194,7 +194,13 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 
 	peer->last_active = jiffies;
-	peer->retries = 0;
+	/* A flushing close() does not wait forever on a peer that answers
+	 * but keeps its window shut: only acknowledged data (in
+	 * wind_ack_rcv()) renews its retry budget then, as TCP bounds the
+	 * window probes of an orphaned socket.
+	 */
+	if (!ws->flushing)
+		peer->retries = 0;
 	oldest_rcv(peer, ntohl(wh->oldest), wh->flags);
 
 	if (type == WIND_PKT_ACK) {

@@ -195,6 +195,7 @@ struct wind_sock {
 	u32 incarnation;		/* random, never 0 */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 recverr:1;
+	u8 flushing:1;		/* close() waits for the write queues */
 	u8 closing:1;
 	u32 npeers;
 	unsigned int starved;		/* peers we advertised a small window */

@@ -62,8 +62,10 @@ static void flush_acks(struct wind_sock *ws)
 }
 
 /* close() flushes: it waits until every queued message is acknowledged or
- * its peer declared unreachable.  SO_LINGER bounds the wait (0: discard at
- * once); a signal ends it.
+ * its peer declared unreachable.  While it waits, only acknowledged data
+ * renews a peer's retry budget: a peer that answers probes but never opens
+ * its window is declared unreachable too.  SO_LINGER bounds the wait (0:
+ * discard at once); a signal ends it.
  */
 static void wind_close(struct sock *sk, long timeout)
 {
@@ -74,6 +76,7 @@ static void wind_close(struct sock *sk, long timeout)
 	if (sock_flag(sk, SOCK_LINGER))
 		timeo = sk->sk_lingertime;
 	lock_sock(sk);
+	ws->flushing = 1;
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (timeo && !write_queues_empty(ws) && !signal_pending(current))
 		sk_wait_event(sk, &timeo, write_queues_empty(ws), &wait);

@@ -7,14 +7,20 @@
  *    async error returned the errno as a positive byte count, the message
  *    not queued and the error lost (wind_sysfuzz, wind_faults_restart);
  *  - a sync send interrupted by a signal with SA_RESTART was restarted
- *    and queued its message a second time (wind_sysfuzz).
+ *    and queued its message a second time (wind_sysfuzz);
+ *  - close() waited forever for a peer that answered the window probes
+ *    but never read, so two sockets closing while each held messages for
+ *    the other's full buffer never returned (wind_sysfuzz, in CI).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/sockios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -120,6 +126,70 @@ TEST(sync_send_interrupted_under_sa_restart_is_eintr_and_delivered_once)
 	}
 	EXPECT_EQ(1, n);
 	close(sync_fd);
+	close(rx);
+	wind_topo_teardown();
+}
+
+static volatile int alarmed;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarmed = 1;
+}
+
+TEST(close_gives_up_on_a_peer_that_never_opens_its_window)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	char buf[1000] = { 0 };
+	struct sockaddr_in to;
+	int tx, rx, i, rb = 4096, queued = 0;
+	long unreach0, got = 0;
+	struct timespec t0, t1;
+	ssize_t n;
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, wind_topo_setup(2));
+	/* the sender gives a silent peer up after about 0.6 s */
+	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/retries", "3"));
+	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/rto_max_ms", "200"));
+	rx = wind_bound_socket(wind_ns(1), 7000, NULL);
+	ASSERT_GE(rx, 0);
+	ASSERT_EQ(0, setsockopt(rx, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb)));
+	tx = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_GE(tx, 0);
+	wind_sin(&to, wind_node_addr(1), 7000);
+	/* fill the receiver, which never reads, until its window is shut
+	 * and messages wait in the sender's queue
+	 */
+	for (i = 0; i < 200; i++) {
+		n = sendto(tx, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&to, sizeof(to));
+		if (n != sizeof(buf))
+			break;
+	}
+	usleep(500000);
+	ASSERT_EQ(0, ioctl(tx, SIOCOUTQ, &queued));
+	TH_LOG("%d messages sent, %d bytes still queued", i, queued);
+	ASSERT_GT(queued, 0);
+	unreach0 = wind_stat(wind_ns(0), "PeersUnreachable");
+
+	alarm(60);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(0, close(tx));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	alarm(0);
+	TH_LOG("close() returned after %ld ms", (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+						      (t1.tv_nsec - t0.tv_nsec) / 1000000));
+	/* it gave the peer up itself: the alarm did not end the wait */
+	EXPECT_EQ(0, alarmed);
+	EXPECT_EQ(unreach0 + 1, wind_stat(wind_ns(0), "PeersUnreachable"));
+	/* what the receiver took is still there, intact */
+	while ((n = recv(rx, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		EXPECT_EQ((ssize_t)sizeof(buf), n);
+		got++;
+	}
+	TH_LOG("the receiver holds %ld messages", got);
+	EXPECT_GT(got, 0);
 	close(rx);
 	wind_topo_teardown();
 }
