@@ -134,20 +134,64 @@ static void deliver_in_order(struct wind_peer *peer)
 	}
 }
 
-/* Free the highest out-of-order packets until @need bytes fit. */
+/* Drop the peer's highest out-of-order packet, if it has one.  Its seq is
+ * unmarked: the sender learns from our SACKs that we reneged, and sends
+ * it again.
+ */
+static bool drop_ooo_tail(struct wind_peer *peer)
+{
+	struct sk_buff *skb = skb_peek_tail(&peer->rq);
+
+	if (!skb || !wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt))
+		return false;
+	__skb_unlink(skb, &peer->rq);
+	wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
+	drop_skb(peer, skb);
+	return true;
+}
+
+static bool fits(struct sock *sk, unsigned int need)
+{
+	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
+}
+
+/* Free out-of-order packets until @need bytes fit: @peer's own first,
+ * then those of the socket's other peers.  In-order data is progress and
+ * goes before anything that waits for a hole; without this, packets held
+ * for senders that went away (or a buffer shrunk by SO_RCVBUF) could
+ * keep every other peer out of the socket.
+ */
 static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 {
+	struct wind_sock *ws = wind_sk(peer->sk);
 	struct sock *sk = peer->sk;
-	struct sk_buff *skb;
+	struct wind_peer *other;
+	int i;
 
-	while (sk_rmem_alloc_get(sk) + need > READ_ONCE(sk->sk_rcvbuf) &&
-	       (skb = skb_peek_tail(&peer->rq)) &&
-	       wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt)) {
-		__skb_unlink(skb, &peer->rq);
-		wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
-		drop_skb(peer, skb);
-	}
-	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
+	while (!fits(sk, need) && drop_ooo_tail(peer))
+		;
+	for (i = 0; i < ARRAY_SIZE(ws->peers) && !fits(sk, need); i++)
+		hlist_for_each_entry(other, &ws->peers[i], hnode)
+			while (other != peer && !fits(sk, need) &&
+			       drop_ooo_tail(other))
+				;
+	return fits(sk, need);
+}
+
+/**
+ * wind_rq_prune() - drop a silent peer's out-of-order packets
+ * @peer: the peer, its socket locked
+ *
+ * The idle-peer timer calls this for a peer that sent nothing for
+ * peer_idle_s: a live sender retransmits its holes long before, so what
+ * waits behind them belongs to a sender that gave up or went away.  Only
+ * packets after the first hole go (a retransmission brings them back);
+ * the in-order part of a message stays, as it was acknowledged.
+ */
+void wind_rq_prune(struct wind_peer *peer)
+{
+	while (drop_ooo_tail(peer))
+		;
 }
 
 /* Room for a packet?  An in-order packet may take the buffer up to twice

@@ -336,12 +336,13 @@ void wind_peers_gc(struct timer_list *t)
 {
 	struct wind_sock *ws = from_timer(ws, t, gc_timer);
 	struct sock *sk = &ws->inet.sk;
-	unsigned long period;
+	unsigned long idle, period;
 	struct hlist_node *tmp;
 	struct wind_peer *peer;
 	int i;
 
-	period = READ_ONCE(wind_net(sock_net(sk))->params.peer_idle_s) * HZ / 4 + 1;
+	idle = READ_ONCE(wind_net(sock_net(sk))->params.peer_idle_s) * HZ;
+	period = idle / 4 + 1;
 	bh_lock_sock(sk);
 	if (ws->closing)
 		goto out;
@@ -350,9 +351,13 @@ void wind_peers_gc(struct timer_list *t)
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode)
+		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode) {
+			if (!skb_queue_empty(&peer->rq) &&
+			    time_after(jiffies, peer->last_active + idle))
+				wind_rq_prune(peer);
 			if (wind_peer_idle(peer))
 				wind_peer_remove(peer);
+		}
 	if (ws->npeers && !ws->closing)
 		sk_reset_timer(sk, &ws->gc_timer, jiffies + period);
 out:

@@ -281,6 +281,7 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
 
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
+void wind_rq_prune(struct wind_peer *peer);
 void wind_purge_rx(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);
 

@@ -10,9 +10,13 @@
  *    and queued its message a second time (wind_sysfuzz);
  *  - close() waited forever for a peer that answered the window probes
  *    but never read, so two sockets closing while each held messages for
- *    the other's full buffer never returned (wind_sysfuzz, in CI).
+ *    the other's full buffer never returned (wind_sysfuzz, in CI);
+ *  - out-of-order packets held for a sender that went away, in a buffer
+ *    SO_RCVBUF then shrank, kept every other peer out of the socket for
+ *    good: a sync send to it never returned (wind_sysfuzz).
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -190,6 +194,65 @@ TEST(close_gives_up_on_a_peer_that_never_opens_its_window)
 	}
 	TH_LOG("the receiver holds %ld messages", got);
 	EXPECT_GT(got, 0);
+	close(rx);
+	wind_topo_teardown();
+}
+
+TEST(in_order_data_gets_past_a_gone_peers_out_of_order_packets)
+{
+	struct timeval tv = { 10, 0 };
+	struct sockaddr_in dst, to;
+	unsigned char pkt[1100];
+	struct windhdr *wh = (struct windhdr *)pkt;
+	struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+	size_t len = sizeof(*wh) + sizeof(*dh) + 1000;
+	int rx, raw, tx, i, rb = 4096, inq = -1;
+	char buf[200];
+
+	ASSERT_EQ(0, wind_topo_setup(2));
+	rx = wind_bound_socket(wind_ns(1), 7000, NULL);
+	ASSERT_GE(rx, 0);
+	/* a sender (port 6000) that sends seqs 1001..1040 of a stream from
+	 * 1000 and goes away: 40 packets wait behind the hole at 1000
+	 */
+	raw = wind_socket_in(wind_ns(0), SOCK_RAW, IPPROTO_WIND);
+	ASSERT_GE(raw, 0);
+	wind_sin(&dst, wind_node_addr(1), 0);
+	for (i = 1; i <= 40; i++) {
+		memset(pkt, 0x5a, sizeof(pkt));
+		memset(pkt, 0, sizeof(*wh) + sizeof(*dh));
+		wh->source = htons(6000);
+		wh->dest = htons(7000);
+		wh->version_type = WIND_VERSION << 4 | WIND_PKT_DATA;
+		wh->flags = WIND_F_ORDERED;
+		wh->window = htons(256);
+		wh->src_tag = htonl(0x600d600d);
+		wh->seq = htonl(1000 + i);
+		wh->oldest = htonl(1000);
+		wh->len = htons(len);
+		dh->nfrags = htons(1);
+		dh->msg_len = htonl(1000);
+		wh->check = wind_pkt_csum(wind_node_addr(0), wind_node_addr(1), len, pkt, len);
+		ASSERT_EQ((ssize_t)len, sendto(raw, pkt, len, 0, (struct sockaddr *)&dst,
+					       sizeof(dst)));
+	}
+	close(raw);
+	usleep(300000);
+	ASSERT_EQ(0, ioctl(rx, SIOCINQ, &inq));
+	EXPECT_EQ(0, inq);	/* nothing readable: all of it waits */
+	/* the buffer shrinks below what they hold */
+	ASSERT_EQ(0, setsockopt(rx, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb)));
+
+	/* another peer's in-order message must get in */
+	tx = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
+	ASSERT_GE(tx, 0);
+	ASSERT_EQ(0, setsockopt(tx, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	wind_sin(&to, wind_node_addr(1), 7000);
+	EXPECT_EQ(7, sendto(tx, "in time", 7, MSG_WIND_SYNC, (struct sockaddr *)&to, sizeof(to)))
+		TH_LOG("sync send: %s", strerror(errno));
+	EXPECT_EQ(7, recv(rx, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ(0, memcmp(buf, "in time", 7));
+	close(tx);
 	close(rx);
 	wind_topo_teardown();
 }
