@@ -18,22 +18,13 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <crypto/algapi.h>
+#include <kunit/visibility.h>
 #include <net/sock.h>
 
 #include "protocol.h"
 
 /* Largest region: a bound on pinned memory per registration. */
 #define WIND_REGION_MAX		BIT_ULL(30)
-
-struct wind_region_k {
-	u32 id;
-	u64 key;
-	unsigned long uaddr;
-	u64 len;
-	unsigned long npages;
-	struct page **pages;
-	struct mm_struct *mm;		/* charged for the pinned pages */
-};
 
 static void region_free(struct wind_region_k *r)
 {
@@ -182,9 +173,11 @@ static void region_write(struct wind_region_k *r, u64 off,
 
 /* Walk the runs of a diff: with @r NULL only check them, else apply.
  * Returns 0, -EINVAL (malformed) or -ERANGE (leaves the region).
+ * Visible to the KUnit tests (net/wind/kunit.c) on kernels with KUnit.
  */
-static int diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
-		     const struct sk_buff *skb, int off, u32 len, u32 *written)
+VISIBLE_IF_KUNIT int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
+				    const struct sk_buff *skb, int off, u32 len,
+				    u32 *written)
 {
 	struct wind_diff_run run;
 
@@ -207,6 +200,7 @@ static int diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(wind_diff_walk);
 
 /**
  * wind_dsm_deliver() - carry out the DSM mode of a reassembled message
@@ -248,11 +242,11 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	if (offset > r->len)
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
-		err = diff_walk(NULL, offset, r->len, skb, data_off, data_len,
-				written);
+		err = wind_diff_walk(NULL, offset, r->len, skb, data_off,
+				     data_len, written);
 		if (err)
 			return err;
-		diff_walk(r, offset, r->len, skb, data_off, data_len, written);
+		wind_diff_walk(r, offset, r->len, skb, data_off, data_len, written);
 	} else {
 		if (data_len > r->len - offset)
 			return -ERANGE;

@@ -11,6 +11,7 @@
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
+#include <kunit/visibility.h>
 
 #include "protocol.h"
 
@@ -218,6 +219,7 @@ drop:
 	consume_skb(skb);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(wind_backlog_rcv);
 
 /**
  * wind_err() - an ICMP error about a packet we sent

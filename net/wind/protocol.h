@@ -188,6 +188,17 @@ struct wind_peer {
 	u64 tx_messages, rx_messages;
 };
 
+/* A registered region of a receiving process (WIND_REGION_ADD). */
+struct wind_region_k {
+	u32 id;
+	u64 key;
+	unsigned long uaddr;
+	u64 len;
+	unsigned long npages;
+	struct page **pages;
+	struct mm_struct *mm;		/* charged for the pinned pages */
+};
+
 /* Per-socket state; struct inet_sock must stay first. */
 struct wind_sock {
 	struct inet_sock inet;
@@ -278,6 +289,10 @@ u32 wind_ack_seq(const struct wind_peer *peer);
 int wind_rcv(struct sk_buff *skb);
 int wind_err(struct sk_buff *skb, u32 info);
 int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+#if IS_ENABLED(CONFIG_KUNIT)
+int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
+		   const struct sk_buff *skb, int off, u32 len, u32 *written);
+#endif
 
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
