@@ -42,6 +42,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
 #include <net/if.h>
@@ -58,6 +59,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/ucontext.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <linux/sockios.h>
@@ -1475,6 +1477,41 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* ---- a crash of the fuzzer itself ---------------------------------------- */
+
+/* A fault in the test (not in the kernel under test): say where, with the
+ * mapping around the address, before dying of it.
+ */
+static void on_fault(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+	void *bt[32];
+	char line[256];
+	int n;
+
+	n = snprintf(line, sizeof(line), "# CRASH: signal %d at address %p, pc %#llx, thread %d\n",
+		     sig, si->si_addr, (unsigned long long)uc->uc_mcontext.gregs[REG_RIP],
+		     (int)gettid());
+	(void)!write(1, line, n);
+	n = backtrace(bt, 32);
+	backtrace_symbols_fd(bt, n, 1);
+	wind_run("grep -E '^' /proc/%d/maps | sed 's/^/# maps: /'", getpid());
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_faults(void)
+{
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = { .sa_sigaction = on_fault,
+				.sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigaltstack(&ss, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 /* ---- the watchdog --------------------------------------------------------- */
 
 /* prints a file line by line as "# PREFIX line" */
@@ -1758,7 +1795,7 @@ struct mem {
 static void mem_read(struct mem *m)
 {
 	/* let RCU callbacks and deferred frees run first */
-	wind_write_file_in(NULL, "/proc/sys/vm/drop_caches", "2");
+	wind_slab_settle();
 	m->pin_acq = vmstat("nr_foll_pin_acquired");
 	m->pin_rel = vmstat("nr_foll_pin_released");
 	m->sunreclaim_kb = meminfo_kb("SUnreclaim");
@@ -1824,6 +1861,8 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 
 	seed = s_seed ? strtoull(s_seed, NULL, 0) :
 	       ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)wind_now_ms();
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* a crash loses nothing printed */
+	catch_faults();
 	printf("# WIND_SYSFUZZ_SEED=%llu (replay with it)\n", (unsigned long long)seed);
 	if (s_thr)
 		nthreads = atoi(s_thr);
