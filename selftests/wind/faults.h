@@ -81,7 +81,7 @@ struct mem {
 
 FAULTS_FN void mem_read(struct mem *m)
 {
-	wind_write_file_in(NULL, "/proc/sys/vm/drop_caches", "2");
+	wind_slab_settle();
 	m->sunreclaim_kb = meminfo_kb("SUnreclaim");
 	m->skbuff = slab_objs("skbuff_head_cache");
 	m->k512 = slab_objs("kmalloc-512");

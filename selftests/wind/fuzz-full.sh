@@ -26,6 +26,7 @@ SNAP=$(mktemp -d /tmp/windfuzz.XXXXXX)
 rc=0
 
 mem() {
+	for f in /sys/kernel/slab/[!:]*/shrink; do echo 1 > "$f"; done 2>/dev/null
 	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 	awk '/^(MemAvailable|Slab|SUnreclaim):/ { printf "%s %s kB  ", $1, $2 }' /proc/meminfo
 	awk '$1 ~ /^(skbuff_head_cache|kmalloc-512|kmalloc-192|kmalloc-1k|kmalloc-2k|kmalloc-4k)$/ {

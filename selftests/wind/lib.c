@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -462,6 +463,25 @@ int wind_write_file_in(const char *ns, const char *path, const char *val)
 	r = write(fd, val, len);
 	close(fd);
 	return r == (ssize_t)len ? 0 : -1;
+}
+
+void wind_slab_settle(void)
+{
+	char path[320];
+	struct dirent *de;
+	DIR *d;
+
+	wind_write_file_in(NULL, "/proc/sys/vm/drop_caches", "2");
+	d = opendir("/sys/kernel/slab");
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || de->d_name[0] == ':')
+			continue;	/* aliases name the same caches */
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", de->d_name);
+		wind_write_file_in(NULL, path, "1");
+	}
+	closedir(d);
 }
 
 long wind_stat(const char *ns, const char *name)

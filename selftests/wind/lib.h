@@ -66,6 +66,12 @@ int wind_read_file_in(const char *ns, const char *path, char *buf,
 		      size_t size);
 /* Write a string to a /proc/sys file as seen in namespace ns */
 int wind_write_file_in(const char *ns, const char *path, const char *val);
+/*
+ * Before reading slab figures: drop the reclaimable caches and shrink
+ * every slab cache, which also empties KASAN's quarantine of freed
+ * objects (on a KASAN kernel they count as in use until it is flushed).
+ */
+void wind_slab_settle(void);
 
 /*
  * Run a shell command; its output goes to stdout prefixed with "# " so

@@ -57,6 +57,8 @@ refcnt_zero() {
 
 mem() {
 	echo 3 > /proc/sys/vm/drop_caches
+	# shrinking every cache also empties KASAN's quarantine (debug kernel)
+	for f in /sys/kernel/slab/[!:]*/shrink; do echo 1 > "$f"; done 2>/dev/null
 	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 	sunr=$(awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo)
 	avail=$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)
