@@ -465,6 +465,27 @@ int wind_write_file_in(const char *ns, const char *path, const char *val)
 	return r == (ssize_t)len ? 0 : -1;
 }
 
+int wind_kernel_has_kasan(void)
+{
+	static int known = -1;
+	char line[256];
+	FILE *f;
+
+	if (known >= 0)
+		return known;
+	known = 0;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return known;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " kasan_report")) {
+			known = 1;
+			break;
+		}
+	fclose(f);
+	return known;
+}
+
 void wind_slab_settle(void)
 {
 	char path[320];

@@ -72,6 +72,11 @@ int wind_write_file_in(const char *ns, const char *path, const char *val);
  * objects (on a KASAN kernel they count as in use until it is flushed).
  */
 void wind_slab_settle(void);
+/*
+ * 1 on a KASAN kernel (make check-debug), where every slab object carries
+ * redzones and metadata: memory bounds in bytes are scaled for it.
+ */
+int wind_kernel_has_kasan(void);
 
 /*
  * Run a shell command; its output goes to stdout prefixed with "# " so
