@@ -36,6 +36,14 @@ static void drop_skb(struct wind_peer *peer, struct sk_buff *skb)
 	kfree_skb(skb);
 }
 
+/* Take a packet off the peer's receive queue, keeping ooo_pkts true. */
+static void rq_unlink(struct wind_peer *peer, struct sk_buff *skb)
+{
+	__skb_unlink(skb, &peer->rq);
+	if (WIND_SKB_CB(skb)->ooo)
+		wind_sk(peer->sk)->ooo_pkts--;
+}
+
 /* Take the fragments of the message starting at @start out of rq and
  * queue them to the socket as one skb.  A message whose fragments are not
  * all there (its sender gave up on it, or it was partly refused) is
@@ -59,7 +67,7 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 			continue;
 		if (!wind_seq_in(cb->seq, start, nfrags))
 			break;
-		__skb_unlink(skb, &peer->rq);
+		rq_unlink(peer, skb);
 		if (cb->seq - start != cb->frag || cb->nfrags != nfrags)
 			bad = true;
 		skb_orphan(skb);
@@ -144,7 +152,7 @@ static bool drop_ooo_tail(struct wind_peer *peer)
 
 	if (!skb || !wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt))
 		return false;
-	__skb_unlink(skb, &peer->rq);
+	rq_unlink(peer, skb);
 	wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
 	drop_skb(peer, skb);
 	return true;
@@ -159,7 +167,9 @@ static bool fits(struct sock *sk, unsigned int need)
  * then those of the socket's other peers.  In-order data is progress and
  * goes before anything that waits for a hole; without this, packets held
  * for senders that went away (or a buffer shrunk by SO_RCVBUF) could
- * keep every other peer out of the socket.
+ * keep every other peer out of the socket.  The walk over the other
+ * peers happens only while some hold packets behind a hole (ooo_pkts),
+ * so a full buffer of delivered messages costs no walk per packet.
  */
 static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 {
@@ -170,7 +180,7 @@ static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 
 	while (!fits(sk, need) && drop_ooo_tail(peer))
 		;
-	for (i = 0; i < ARRAY_SIZE(ws->peers) && !fits(sk, need); i++)
+	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->ooo_pkts && !fits(sk, need); i++)
 		hlist_for_each_entry(other, &ws->peers[i], hnode)
 			while (other != peer && !fits(sk, need) &&
 			       drop_ooo_tail(other))
@@ -291,6 +301,10 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	cb->sport = sport;
 	skb_set_owner_r(skb, sk);
 	wind_rt_mark(peer->rt, seq);
+	if (wind_seq_after(seq, peer->rcv_nxt)) {
+		cb->ooo = 1;
+		wind_sk(sk)->ooo_pkts++;
+	}
 	insert_sorted(&peer->rq, skb);
 	peer->rx_packets++;
 	if (seq == peer->rcv_nxt)
@@ -348,5 +362,10 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest)
  */
 void wind_purge_rx(struct wind_peer *peer)
 {
-	__skb_queue_purge(&peer->rq);
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&peer->rq))) {
+		rq_unlink(peer, skb);
+		kfree_skb(skb);
+	}
 }

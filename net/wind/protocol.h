@@ -209,6 +209,7 @@ struct wind_sock {
 	u8 flushing:1;		/* close() waits for the write queues */
 	u8 closing:1;
 	u32 npeers;
+	u32 ooo_pkts;			/* packets held behind a hole, all peers */
 	unsigned int starved;		/* peers we advertised a small window */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
@@ -232,6 +233,7 @@ struct wind_skb_cb {
 	u8 retransmitted:1;		/* Karn: no RTT sample */
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
+	u8 ooo:1;			/* receive: counted in ooo_pkts */
 	u64 tx_us;			/* send: time of the last transmission */
 	__be32 saddr;			/* receive: sender */
 	__be16 sport;

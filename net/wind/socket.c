@@ -85,6 +85,7 @@ static void wind_close(struct sock *sk, long timeout)
 	/* what we received is delivered: say so before we go */
 	flush_acks(ws);
 	wind_peers_destroy(sk);
+	WARN_ON_ONCE(ws->ooo_pkts);	/* every held packet was counted out */
 	wind_regions_destroy(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
 	release_sock(sk);
