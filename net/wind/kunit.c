@@ -20,7 +20,6 @@
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/net.h>
-#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
@@ -147,115 +146,115 @@ static void fill(u8 *p, u32 len, u8 seed)
 		p[i] = seed + i * 7;
 }
 
+/* @len bytes of a pattern from @seed, freed with the test */
+static u8 *pattern(struct kunit *test, u32 len, u8 seed)
+{
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	fill(p, len, seed);
+	return p;
+}
+
+/* The next message is exactly @want; -EAGAIN for @len < 0: none. */
+static void expect_msg(struct kunit *test, const u8 *want, int len)
+{
+	struct rx_ctx *c = test->priv;
+
+	if (len < 0) {
+		KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, next_msg(c), len);
+	KUNIT_EXPECT_EQ(test, memcmp(c->buf, want, len), 0);
+}
+
 /* Three fragments arriving 2, 0, 1: one message, in fragment order. */
 static void reassembly_any_order(struct kunit *test)
 {
-	struct rx_ctx *c = test->priv;
 	static const u32 flen[3] = { 1000, 1000, 333 };
-	u8 *msg = kunit_kmalloc(test, 2333, GFP_KERNEL);
 	static const int order[3] = { 2, 0, 1 };
+	u8 *msg = pattern(test, 2333, 1);
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, msg);
-	fill(msg, 2333, 1);
 	for (i = 0; i < 3; i++) {
 		int f = order[i];
 
-		KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
-		feed(c, data_pkt(test, SEQ0 + f, f, 3, 2333, 0,
-				 msg + f * 1000, flen[f]));
+		expect_msg(test, NULL, -1);
+		feed(test->priv, data_pkt(test, SEQ0 + f, f, 3, 2333, 0,
+					  msg + f * 1000, flen[f]));
 	}
-	KUNIT_ASSERT_EQ(test, next_msg(c), 2333);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, msg, 2333), 0);
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, msg, 2333);
+	expect_msg(test, NULL, -1);
 }
 
 /* An ordered message complete before an earlier one waits for it. */
 static void reassembly_ordered_waits(struct kunit *test)
 {
+	u8 *a = pattern(test, 1600, 3), *b = pattern(test, 100, 9);
 	struct rx_ctx *c = test->priv;
-	u8 *a = kunit_kmalloc(test, 1600, GFP_KERNEL);
-	u8 *b = kunit_kmalloc(test, 100, GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	fill(a, 1600, 3);
-	fill(b, 100, 9);
 	/* B (seq +2) first, then A's second fragment: nothing readable */
 	feed(c, data_pkt(test, SEQ0 + 2, 0, 1, 100, WIND_F_ORDERED, b, 100));
 	feed(c, data_pkt(test, SEQ0 + 1, 1, 2, 1600, WIND_F_ORDERED, a + 800, 800));
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, NULL, -1);
 	feed(c, data_pkt(test, SEQ0, 0, 2, 1600, WIND_F_ORDERED, a, 800));
-	KUNIT_ASSERT_EQ(test, next_msg(c), 1600);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, a, 1600), 0);
-	KUNIT_ASSERT_EQ(test, next_msg(c), 100);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, b, 100), 0);
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, a, 1600);
+	expect_msg(test, b, 100);
+	expect_msg(test, NULL, -1);
 }
 
 /* An unordered message does not wait for an earlier hole. */
 static void reassembly_unordered_passes_hole(struct kunit *test)
 {
-	struct rx_ctx *c = test->priv;
-	u8 *b = kunit_kmalloc(test, 64, GFP_KERNEL);
+	u8 *b = pattern(test, 64, 5);
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	fill(b, 64, 5);
-	feed(c, data_pkt(test, SEQ0 + 1, 0, 1, 64, 0, b, 64));
-	KUNIT_ASSERT_EQ(test, next_msg(c), 64);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, b, 64), 0);
+	feed(test->priv, data_pkt(test, SEQ0 + 1, 0, 1, 64, 0, b, 64));
+	expect_msg(test, b, 64);
 }
 
 /* A fragment received twice is delivered once. */
 static void reassembly_duplicate(struct kunit *test)
 {
 	struct rx_ctx *c = test->priv;
-	u8 *a = kunit_kmalloc(test, 1200, GFP_KERNEL);
+	u8 *a = pattern(test, 1200, 11);
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	fill(a, 1200, 11);
 	feed(c, data_pkt(test, SEQ0, 0, 2, 1200, 0, a, 600));
 	feed(c, data_pkt(test, SEQ0, 0, 2, 1200, 0, a, 600));
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, NULL, -1);
 	feed(c, data_pkt(test, SEQ0 + 1, 1, 2, 1200, 0, a + 600, 600));
 	feed(c, data_pkt(test, SEQ0 + 1, 1, 2, 1200, 0, a + 600, 600));
-	KUNIT_ASSERT_EQ(test, next_msg(c), 1200);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, a, 1200), 0);
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, a, 1200);
+	expect_msg(test, NULL, -1);
 }
 
 /* Fragments that disagree on the fragment count: dropped, not glued. */
 static void reassembly_inconsistent_nfrags(struct kunit *test)
 {
 	struct rx_ctx *c = test->priv;
-	u8 *a = kunit_kmalloc(test, 800, GFP_KERNEL);
+	u8 *a = pattern(test, 800, 13);
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	fill(a, 800, 13);
 	feed(c, data_pkt(test, SEQ0, 0, 2, 800, WIND_F_ORDERED, a, 400));
 	feed(c, data_pkt(test, SEQ0 + 1, 1, 3, 800, WIND_F_ORDERED, a + 400, 400));
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, NULL, -1);
 	/* the stream goes on after it */
 	feed(c, data_pkt(test, SEQ0 + 2, 0, 1, 10, WIND_F_ORDERED, a, 10));
-	KUNIT_ASSERT_EQ(test, next_msg(c), 10);
-	KUNIT_EXPECT_EQ(test, memcmp(c->buf, a, 10), 0);
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, a, 10);
+	expect_msg(test, NULL, -1);
 }
 
 /* Fragments whose bytes do not add up to msg_len: dropped. */
 static void reassembly_length_mismatch(struct kunit *test)
 {
 	struct rx_ctx *c = test->priv;
-	u8 *a = kunit_kmalloc(test, 900, GFP_KERNEL);
+	u8 *a = pattern(test, 900, 17);
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	fill(a, 900, 17);
 	feed(c, data_pkt(test, SEQ0, 0, 2, 900, 0, a, 400));
 	feed(c, data_pkt(test, SEQ0 + 1, 1, 2, 900, 0, a + 400, 400));
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, NULL, -1);
 	feed(c, data_pkt(test, SEQ0 + 2, 0, 1, 5, 0, a, 5));
-	KUNIT_EXPECT_EQ(test, next_msg(c), 5);
-	KUNIT_EXPECT_EQ(test, next_msg(c), -EAGAIN);
+	expect_msg(test, a, 5);
+	expect_msg(test, NULL, -1);
 }
 
 static struct kunit_case reassembly_cases[] = {

@@ -209,7 +209,7 @@ struct wind_sock {
 	u8 flushing:1;		/* close() waits for the write queues */
 	u8 closing:1;
 	u32 npeers;
-	u32 ooo_pkts;			/* packets held behind a hole, all peers */
+	u32 ooo_pkts;			/* held packets that arrived out of order */
 	unsigned int starved;		/* peers we advertised a small window */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
