@@ -1523,16 +1523,9 @@ static void dump_file(const char *path, const char *prefix)
 {
 	char buf[8192];
 	char *line, *save;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (wind_read_file_in(NULL, path, buf, sizeof(buf)) <= 0)
 		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		printf("# %s%s\n", prefix, line);
 }
@@ -1541,23 +1534,11 @@ static void dump_file(const char *path, const char *prefix)
 static void dump_task(const char *dir)
 {
 	char path[300], stat[512] = "", wchan[128] = "";
-	int fd;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/stat", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, stat, sizeof(stat) - 1);
-		stat[n > 0 ? n : 0] = 0;
-		close(fd);
-	}
+	wind_read_file_in(NULL, path, stat, sizeof(stat));
 	snprintf(path, sizeof(path), "%s/wchan", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, wchan, sizeof(wchan) - 1);
-		wchan[n > 0 ? n : 0] = 0;
-		close(fd);
-	}
+	wind_read_file_in(NULL, path, wchan, sizeof(wchan));
 	/* "pid (comm) S ...": up to the state letter */
 	if (strrchr(stat, ')'))
 		strrchr(stat, ')')[3] = 0;
@@ -1597,18 +1578,13 @@ static void stall_report(long secs)
 	d = opendir("/proc");
 	while (d && (de = readdir(d))) {
 		char stat[512] = "", *p;
-		int fd, ppid = 0;
-		ssize_t n;
+		int ppid = 0;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%.16s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (wind_read_file_in(NULL, path, stat, sizeof(stat)) <= 0)
 			continue;
-		n = read(fd, stat, sizeof(stat) - 1);
-		close(fd);
-		stat[n > 0 ? n : 0] = 0;
 		p = strrchr(stat, ')');
 		if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == getpid()) {
 			snprintf(path, sizeof(path), "/proc/%.16s", de->d_name);
