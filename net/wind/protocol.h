@@ -206,10 +206,10 @@ struct wind_sock {
 	u32 incarnation;		/* random, never 0 */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 recverr:1;
-	u8 flushing:1;		/* close() waits for the write queues */
+	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
 	u32 npeers;
-	u32 ooo_pkts;			/* held packets that arrived out of order */
+	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
 	unsigned int starved;		/* peers we advertised a small window */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
