@@ -24,6 +24,8 @@ PKGS=(
 	python3 libnl-3-dev libnl-genl-3-dev sparse
 	man-db binutils
 	iperf3 gnuplot-nox
+	# selftests/wind/wind_gso: checksum offload off on a forwarding hop
+	ethtool
 	# selftests/wind/wind_netlink.py: the kernel's ynl tools and their needs
 	linux-source-6.12 python3-yaml python3-jsonschema
 	# make check-debug: building the debug kernel (scripts/debug-kernel)
