@@ -19,4 +19,11 @@
 	register_net_sysctl(net, path, table)
 #endif
 
+#ifdef WIND_HAVE_NET_GSO_H
+/* skb_gso_segment() and gso_make_checksum() moved out of netdevice.h */
+#include <net/gso.h>
+#else
+#include <linux/netdevice.h>
+#endif
+
 #endif /* _WIND_COMPAT_H */

@@ -237,24 +237,18 @@ static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
 	__skb_queue_head(q, skb);
 }
 
-/**
- * wind_data_rcv() - a data packet from a peer
- * @peer: the peer, its socket locked
- * @skb: the packet, validated; consumed
+/* One data packet, its fields in its control block and its payload at
+ * skb->data.  Returns true if the peer should get an ACK at once (not
+ * merely the pending one the caller counts).
  */
-void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
+static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct sock *sk = peer->sk;
 	struct net *net = sock_net(sk);
-	const struct windhdr *wh = wind_hdr(skb);
-	const struct wind_datahdr *dh = (const void *)(wh + 1);
 	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-	u32 seq = ntohl(wh->seq), start, old_nxt = peer->rcv_nxt;
-	u16 frag = ntohs(dh->frag), nfrags = ntohs(dh->nfrags);
-	u32 msg_len = ntohl(dh->msg_len);
-	__be32 saddr = ip_hdr(skb)->saddr;
-	__be16 sport = wh->source;
-	u8 flags = wh->flags;
+	u32 seq = cb->seq, start = cb->seq - cb->frag, old_nxt = peer->rcv_nxt;
+	u16 nfrags = cb->nfrags;
+	u8 flags = cb->flags;
 
 	if (!peer->rt) {
 		peer->rt = kmalloc(sizeof(*peer->rt), GFP_ATOMIC);
@@ -265,40 +259,27 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	if (wind_rt_test(peer->rt, seq)) {
 		peer->duplicates++;
 		WIND_INC_STATS(net, WIND_MIB_IN_DUPLICATES);
-		wind_send_ack(peer);	/* our ack may have been lost */
-		goto consume;
+		consume_skb(skb);
+		return true;	/* our ack may have been lost */
 	}
 	if (!wind_seq_in(seq, peer->rcv_nxt, WIND_RT_BITS)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_WINDOW);
-		wind_send_ack(peer);
 		goto drop;
 	}
-	start = seq - frag;
-	if (msg_len > (u32)READ_ONCE(sk->sk_rcvbuf)) {
+	if (cb->msg_len > (u32)READ_ONCE(sk->sk_rcvbuf)) {
 		/* it could never be held: refuse the whole message */
 		if (!refuse(peer, start, EMSGSIZE))
 			goto drop;
 		wind_rt_mark(peer->rt, seq);
 		peer->rcv_nxt += wind_rt_advance(peer->rt);
 		deliver_in_order(peer);
-		wind_send_ack(peer);
 		goto drop;
 	}
 	if (!rcv_room(peer, skb, seq)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
-		wind_send_ack(peer);	/* with the window that says why */
-		goto drop;
+		goto drop;	/* the ack's window says why */
 	}
 
-	skb_pull(skb, WIND_DATA_HLEN);
-	memset(cb, 0, sizeof(*cb));
-	cb->seq = seq;
-	cb->frag = frag;
-	cb->nfrags = nfrags;
-	cb->msg_len = msg_len;
-	cb->flags = flags;
-	cb->saddr = saddr;
-	cb->sport = sport;
 	skb_set_owner_r(skb, sk);
 	wind_rt_mark(peer->rt, seq);
 	if (wind_seq_after(seq, peer->rcv_nxt)) {
@@ -315,20 +296,101 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	deliver_in_order(peer);
 
 	peer->ack_pending++;
-	if ((flags & WIND_F_ACKREQ) || seq != old_nxt ||
-	    peer->ack_pending >= WIND_ACK_EVERY || peer->nrefused)
-		wind_send_ack(peer);
-	else
-		wind_delack_timer_arm(peer);
-	return;
+	return (flags & WIND_F_ACKREQ) || seq != old_nxt || peer->nrefused;
 
 drop:
 	peer->drops++;
 	atomic_inc(&sk->sk_drops);
 	kfree_skb(skb);
-	return;
-consume:
+	return true;
+}
+
+/* After one or more data packets: an ACK now, or the delayed one. */
+static void data_ack(struct wind_peer *peer, bool now)
+{
+	if (now || peer->ack_pending >= WIND_ACK_EVERY)
+		wind_send_ack(peer);
+	else
+		wind_delack_timer_arm(peer);
+}
+
+/* Read a validated data packet's headers into its control block. */
+static void data_cb_fill(struct sk_buff *skb)
+{
+	const struct windhdr *wh = wind_hdr(skb);
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	__be32 saddr = ip_hdr(skb)->saddr;
+
+	memset(cb, 0, sizeof(*cb));
+	cb->seq = ntohl(wh->seq);
+	cb->frag = ntohs(dh->frag);
+	cb->nfrags = ntohs(dh->nfrags);
+	cb->msg_len = ntohl(dh->msg_len);
+	cb->flags = wh->flags;
+	cb->saddr = saddr;
+	cb->sport = wh->source;
+}
+
+/**
+ * wind_data_rcv() - a data packet from a peer
+ * @peer: the peer, its socket locked
+ * @skb: the packet, validated; consumed
+ */
+void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
+{
+	data_cb_fill(skb);
+	skb_pull(skb, WIND_DATA_HLEN);
+	data_ack(peer, data_rcv_one(peer, skb));
+}
+
+/**
+ * wind_gso_rcv() - a GSO skb of data packets from a peer, whole
+ * @peer: the peer, its socket locked
+ * @skb: the skb as output.c builds it (input.c checked its layout: the
+ *	 headers linear, then one frag_list member per packet, each of
+ *	 gso_size bytes but the last); consumed
+ *
+ * Each member becomes a packet of its own (a clone: the skb may be
+ * shared, by netem's duplication for one), with the header fields the
+ * segmentation would have given it; one ACK decision covers them all.
+ */
+void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
+{
+	struct net *net = sock_net(peer->sk);
+	struct wind_skb_cb first;
+	struct sk_buff *member, *pkt;
+	unsigned int i = 0;
+	bool now = false;
+
+	data_cb_fill(skb);
+	first = *WIND_SKB_CB(skb);
+	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
+	skb_walk_frags(skb, member) {
+		struct wind_skb_cb *cb;
+
+		if (i)	/* the first was counted as the skb itself */
+			WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
+		pkt = skb_clone(member, GFP_ATOMIC);
+		if (!pkt) {
+			peer->drops++;
+			atomic_inc(&peer->sk->sk_drops);
+			now = true;
+			i++;
+			continue;
+		}
+		pkt->tstamp = skb->tstamp;
+		cb = WIND_SKB_CB(pkt);
+		*cb = first;
+		cb->seq += i;
+		cb->frag += i;
+		if (member->next)
+			cb->flags &= ~WIND_F_ACKREQ;
+		now |= data_rcv_one(peer, pkt);
+		i++;
+	}
 	consume_skb(skb);
+	data_ack(peer, now);
 }
 
 /**

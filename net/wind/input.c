@@ -2,8 +2,10 @@
 /*
  * The receive path: validate a packet without trusting any field, find
  * its socket and peer, handle incarnations, then pass the acknowledgment
- * part to timer.c and the data to deliver.c.  ICMP errors for packets we
- * sent arrive here too.
+ * part to timer.c and the data to deliver.c.  A GSO skb that crossed a
+ * veth or loopback whole (offload.c) is validated as one packet and split
+ * by deliver.c; one of any other shape is segmented first.  ICMP errors
+ * for packets we sent arrive here too.
  */
 #include <linux/icmp.h>
 #include <net/icmp.h>
@@ -13,6 +15,7 @@
 #include <net/udp.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "protocol.h"
 
 static const enum wind_mib_field wire_mib[] = {
@@ -47,11 +50,76 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	v = wind_wire_check_body(wind_hdr(skb));
 	if (v)
 		return wire_mib[v];
+	if (skb_is_gso(skb)) {
+		const struct wind_datahdr *dh = (const void *)(wind_hdr(skb) + 1);
+
+		/* gso_layout_ok() counted the packets: all of one message */
+		if ((wind_hdr(skb)->version_type & 0xf) != WIND_PKT_DATA)
+			return WIND_MIB_IN_ERR_HEADER;
+		if (ntohs(dh->frag) + skb_shinfo(skb)->gso_segs >
+		    ntohs(dh->nfrags))
+			return WIND_MIB_IN_ERR_LENGTH;
+	}
 	/* an ACK's NAKs are read in place */
 	if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_ACK &&
 	    !pskb_may_pull(skb, skb->len))
 		return WIND_MIB_IN_ERR_SHORT;
 	return WIND_MIB_MAX;
+}
+
+/* A GSO skb as output.c builds it: the Wind headers linear, then one
+ * frag_list member per packet, each of gso_size bytes but the last.
+ * Only such a one is split without copying (wind_gso_rcv()).
+ */
+static bool gso_layout_ok(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int mss = shinfo->gso_size, n = 0, len = 0;
+	const struct sk_buff *member;
+
+	if (!(shinfo->gso_type & SKB_GSO_SCTP) ||
+	    (shinfo->gso_type & SKB_GSO_DODGY) ||
+	    mss < sizeof(struct wind_dsmhdr) || shinfo->nr_frags ||
+	    skb_headlen(skb) != WIND_DATA_HLEN)
+		return false;
+	skb_walk_frags(skb, member) {
+		if (!member->len || member->len > mss ||
+		    (member->len != mss && member->next))
+			return false;
+		len += member->len;
+		n++;
+	}
+	return n >= 2 && n == shinfo->gso_segs &&
+	       len == skb->len - WIND_DATA_HLEN;
+}
+
+/* Any other GSO skb with our protocol in it is cut into packets by
+ * wind_gso_segment(), each received on its own (as UDP does for a GSO
+ * skb that reaches a socket that did not ask for one).
+ */
+static int rcv_segments(struct net *net, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *seg, *next;
+
+	if (!skb_mac_header_was_set(skb))
+		goto drop;
+	__skb_push(skb, -skb_mac_offset(skb));
+	segs = __skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM, false);
+	if (IS_ERR_OR_NULL(segs))
+		goto drop;
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		__skb_pull(seg, skb_transport_offset(seg));
+		wind_rcv(seg);
+	}
+	return 0;
+
+drop:
+	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
+	WIND_INC_STATS(net, WIND_MIB_IN_ERR_HEADER);
+	kfree_skb(skb);
+	return 0;
 }
 
 /**
@@ -66,6 +134,8 @@ int wind_rcv(struct sk_buff *skb)
 	enum wind_mib_field bad;
 	struct sock *sk;
 
+	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb))
+		return rcv_segments(net, skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
@@ -212,7 +282,10 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
-	wind_data_rcv(peer, skb);
+	if (skb_is_gso(skb))
+		wind_gso_rcv(peer, skb);
+	else
+		wind_data_rcv(peer, skb);
 	return 0;
 
 drop:

@@ -39,6 +39,10 @@ static int __init wind_init(void)
 	if (err)
 		goto err_genl;
 
+	err = wind_offload_init();
+	if (err)
+		goto err_offload;
+
 	err = inet_add_protocol(&wind_protocol, IPPROTO_WIND);
 	if (err)
 		goto err_protocol;
@@ -49,6 +53,8 @@ static int __init wind_init(void)
 	return 0;
 
 err_protocol:
+	wind_offload_exit();
+err_offload:
 	wind_genl_exit();
 err_genl:
 	wind_netns_exit();
@@ -62,6 +68,7 @@ static void __exit wind_exit(void)
 	inet_unregister_protosw(&wind_protosw);
 	inet_del_protocol(&wind_protocol, IPPROTO_WIND);
 	/* inet_del_protocol waited for readers; no new packet reaches us */
+	wind_offload_exit();
 	wind_genl_exit();
 	wind_netns_exit();
 	/* peers are freed by call_rcu(): let every callback finish */

@@ -43,6 +43,8 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_PEERS_RESET]		= "PeersReset",
 	[WIND_MIB_OUT_PROBES]		= "OutProbes",
 	[WIND_MIB_OUT_CWND_CUTS]	= "OutCwndCuts",
+	[WIND_MIB_OUT_GSO_PACKETS]	= "OutGsoPackets",
+	[WIND_MIB_IN_GSO_PACKETS]	= "InGsoPackets",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

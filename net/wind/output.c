@@ -2,8 +2,10 @@
 /*
  * The send path: sendmsg() splits a message into packets of the path MTU
  * and queues them on the peer's write queue in one piece; wind_push()
- * transmits what the peer's window allows; every packet carries our
- * cumulative acknowledgment and window.  Pure ACKs and RESETs too.
+ * transmits what the peer's window allows, a run of packets of one
+ * message as one GSO skb where the route's device passes those (see
+ * offload.c); every packet carries our cumulative acknowledgment and
+ * window.  Pure ACKs and RESETs too.
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -13,9 +15,12 @@
 #include <net/route.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "protocol.h"
 
 #define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + WIND_MAX_HLEN)
+/* What a device must do to carry a Wind GSO skb whole (offload.c) */
+#define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)
 
 /* What one packet of mss payload costs a receive buffer. */
 static unsigned int pkt_truesize(const struct wind_peer *peer)
@@ -117,7 +122,7 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
  * summed here.
  */
 static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
-			      bool offload)
+			      bool offload, unsigned int npkts)
 {
 	struct sock *sk = peer->sk;
 	struct windhdr *wh = wind_hdr(skb);
@@ -137,12 +142,15 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_NONE;
 	}
 	skb_dst_set(skb, dst_clone(peer->dst));
-	/* packets built before the path MTU shrank may be fragmented */
-	if (skb->len + sizeof(struct iphdr) > dst_mtu(peer->dst))
+	/* packets built before the path MTU shrank may be fragmented (a
+	 * GSO skb is built only of packets that fit)
+	 */
+	if (!skb_is_gso(skb) &&
+	    skb->len + sizeof(struct iphdr) > dst_mtu(peer->dst))
 		skb->ignore_df = 1;
 	peer->last_active = jiffies;
-	peer->tx_packets++;
-	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
+	peer->tx_packets += npkts;
+	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
 	ip_build_and_send_pkt(skb, sk, peer->saddr, peer->daddr, NULL,
 			      inet_sk(sk)->tos);
 }
@@ -192,7 +200,104 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 		peer->ack_pending = 0;
 		wind_delack_timer_stop(peer);
 	}
-	checksum_and_send(peer, nskb, true);
+	checksum_and_send(peer, nskb, true, 1);
+	return 0;
+}
+
+/* How many packets one GSO skb to @peer may hold: 0 unless the route's
+ * device carries it whole (segmenting it in software would cost more
+ * than sending the packets one by one) and a packet of mss fits the
+ * path MTU.  IPv4's 16-bit total length bounds the skb.
+ */
+static unsigned int gso_max_pkts(const struct wind_peer *peer)
+{
+	const struct net_device *dev = peer->dst->dev;
+	unsigned int size = min_t(unsigned int, READ_ONCE(dev->gso_max_size),
+				  IP_MAX_MTU + 1);
+
+	if ((dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES ||
+	    sizeof(struct iphdr) + WIND_DATA_HLEN + peer->mss >
+	    dst_mtu(peer->dst))
+		return 0;
+	/* the device checks the frame, link header included: len < size */
+	size -= 1 + READ_ONCE(dev->hard_header_len) + sizeof(struct iphdr) +
+		WIND_DATA_HLEN;
+	return min_t(unsigned int, size / peer->mss,
+		     READ_ONCE(dev->gso_max_segs));
+}
+
+/* The packets from @skb on that may leave now as one GSO skb: unsent
+ * (the caller starts at send_head), of one message, all of mss bytes but
+ * the last, within the peer's window and the congestion window.  *@last
+ * is set to the last of them.
+ */
+static unsigned int gso_run(const struct wind_peer *peer, struct sk_buff *skb,
+			    unsigned int max, struct sk_buff **last)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+	unsigned int n = 1;
+
+	max = min3(max, peer->snd_wnd_end - peer->snd_nxt,
+		   peer->cwnd - in_flight);
+	while (n < max && skb->len == peer->mss &&
+	       !skb_queue_is_last(&peer->wq, skb) &&
+	       WIND_SKB_CB(skb->next)->frag == WIND_SKB_CB(skb)->frag + 1) {
+		skb = skb->next;
+		n++;
+	}
+	*last = skb;
+	return n;
+}
+
+/* Transmit @n packets from @first on as one GSO skb: the header of the
+ * first, the payloads of all as its frag_list (clones: the write queue
+ * keeps them for retransmission).  The packets are marked as sent as if
+ * one by one.
+ */
+static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
+		    unsigned int n, u8 flags)
+{
+	struct wind_skb_cb *cb = WIND_SKB_CB(first);
+	struct sk_buff *gskb, *skb = first, *clone, **tail;
+	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	struct wind_datahdr *dh;
+	unsigned int i;
+
+	gskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
+	if (!gskb)
+		return -ENOBUFS;
+	skb_reserve(gskb, WIND_HEADROOM);
+	tail = &skb_shinfo(gskb)->frag_list;
+	for (i = 0; i < n; i++, skb = skb->next) {
+		clone = skb_clone(skb, GFP_ATOMIC);
+		if (!clone) {
+			kfree_skb(gskb);
+			return -ENOBUFS;
+		}
+		*tail = clone;
+		tail = &clone->next;
+		gskb->len += clone->len;
+		gskb->data_len += clone->len;
+		gskb->truesize += clone->truesize;
+		WIND_SKB_CB(skb)->tx_us = now;
+		/* the last one's flags (ACKREQ of a sync message) */
+		flags |= WIND_SKB_CB(skb)->flags;
+	}
+	dh = skb_push(gskb, sizeof(*dh));
+	dh->frag = htons(cb->frag);
+	dh->nfrags = htons(cb->nfrags);
+	dh->msg_len = htonl(cb->msg_len);
+	fill_header(peer, gskb, WIND_PKT_DATA, flags, cb->seq,
+		    wind_ack_seq(peer));
+	skb_shinfo(gskb)->gso_size = peer->mss;
+	skb_shinfo(gskb)->gso_segs = n;
+	skb_shinfo(gskb)->gso_type = SKB_GSO_SCTP;
+	if (wind_ack_seq(peer) == peer->rcv_nxt && peer->ack_pending) {
+		peer->ack_pending = 0;
+		wind_delack_timer_stop(peer);
+	}
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);
+	checksum_and_send(peer, gskb, true, n);
 	return 0;
 }
 
@@ -211,18 +316,28 @@ static bool wind_may_send(const struct wind_peer *peer)
  */
 void wind_push(struct wind_peer *peer)
 {
-	struct sk_buff *skb;
+	unsigned int n, max_gso = UINT_MAX;
+	struct sk_buff *skb, *last;
 
 	while ((skb = peer->send_head) && wind_may_send(peer)) {
 		u8 flags = 0;
 
-		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
-				  NULL : skb->next;
-		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
+		if (max_gso == UINT_MAX)
+			max_gso = route_ok(peer) ? gso_max_pkts(peer) : 0;
+		last = skb;
+		n = max_gso > 1 ? gso_run(peer, skb, max_gso, &last) : 1;
+		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
+				  NULL : last->next;
+		peer->snd_nxt = WIND_SKB_CB(last)->seq + 1;
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
-		wind_xmit_skb(peer, skb, flags);
+		if (n > 1 && !xmit_gso(peer, skb, n, flags))
+			continue;
+		/* one by one (no memory for the GSO skb: still no loss) */
+		for (; skb != last; skb = skb->next)
+			wind_xmit_skb(peer, skb, 0);
+		wind_xmit_skb(peer, last, flags);
 	}
 	if (!skb_queue_empty(&peer->wq) && !timer_pending(&peer->rtx_timer))
 		wind_rtx_timer_arm(peer);
@@ -259,7 +374,7 @@ void wind_send_ack(struct wind_peer *peer)
 	peer->ack_pending = 0;
 	wind_delack_timer_stop(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);
-	checksum_and_send(peer, skb, false);
+	checksum_and_send(peer, skb, false, 1);
 }
 
 /**

@@ -73,6 +73,8 @@ enum wind_mib_field {
 	WIND_MIB_PEERS_RESET,
 	WIND_MIB_OUT_PROBES,
 	WIND_MIB_OUT_CWND_CUTS,
+	WIND_MIB_OUT_GSO_PACKETS,
+	WIND_MIB_IN_GSO_PACKETS,
 	WIND_MIB_MAX
 };
 
@@ -298,6 +300,7 @@ int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
+void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_rq_prune(struct wind_peer *peer);
 void wind_purge_rx(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);
@@ -318,6 +321,10 @@ int wind_region_del(struct sock *sk, u32 id);
 void wind_regions_destroy(struct sock *sk);
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		     u32 *written);
+
+/* offload.c */
+int wind_offload_init(void);
+void wind_offload_exit(void);
 
 /* netns.c */
 int wind_netns_init(void);

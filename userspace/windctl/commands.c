@@ -41,6 +41,8 @@ static const struct {
 	{ WIND_A_STATS_PEERS_RESET,		"PeersReset" },
 	{ WIND_A_STATS_OUT_PROBES,		"OutProbes" },
 	{ WIND_A_STATS_OUT_CWND_CUTS,		"OutCwndCuts" },
+	{ WIND_A_STATS_OUT_GSO_PACKETS,		"OutGsoPackets" },
+	{ WIND_A_STATS_IN_GSO_PACKETS,		"InGsoPackets" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic segmentation offload.  A run of packets of one message may
+ * leave as one skb (output.c): one Wind header, gso_size bytes of payload
+ * per packet, the packets' payloads chained as its frag_list.  A device
+ * that passes such skbs unsegmented (veth, loopback, bridges) carries it
+ * whole to the receiver, which splits it itself (input.c); wherever it
+ * must be cut (a device without the feature, a forwarding hop, netem
+ * corrupting it) the stack calls wind_gso_segment() through
+ * inet_offloads[IPPROTO_WIND] and puts the packets it stands for on the
+ * wire, each with its own header and checksum.
+ *
+ * The core has no GSO type for a protocol of a module's, and it
+ * dispatches segmentation by IP protocol, not by type.  Wind borrows
+ * SKB_GSO_SCTP: only software devices claim it (NETIF_F_GSO_SOFTWARE; no
+ * NIC segments SCTP), so no hardware ever takes a Wind skb for one of
+ * its own, and SCTP's callback is never reached for IPPROTO_WIND.
+ */
+#include <linux/skbuff.h>
+#include <net/checksum.h>
+#include <net/ip.h>
+#include <net/protocol.h>
+
+#include "compat.h"
+#include "protocol.h"
+
+/**
+ * wind_gso_segment() - cut a Wind GSO skb into the packets it stands for
+ * @skb: the GSO skb, its Wind header at skb->data (the transport header)
+ * @features: what the device that will send the packets can do
+ *
+ * Packet i carries seq + i and fragment frag + i of the one message; only
+ * the last keeps WIND_F_ACKREQ.  Checksums are left to the device if it
+ * can, else computed here.
+ *
+ * Return: the list of packets, or an ERR_PTR.
+ */
+static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
+					netdev_features_t features)
+{
+	struct sk_buff *segs, *seg;
+	struct wind_datahdr *dh;
+	struct windhdr *wh;
+	u16 frag;
+	u32 seq;
+	u8 flags;
+
+	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_SCTP) ||
+	    !pskb_may_pull(skb, WIND_DATA_HLEN) || skb->len <= WIND_DATA_HLEN)
+		return ERR_PTR(-EINVAL);
+	wh = (struct windhdr *)skb->data;
+	if ((wh->version_type & 0xf) != WIND_PKT_DATA)
+		return ERR_PTR(-EINVAL);
+	dh = (struct wind_datahdr *)(wh + 1);
+	seq = ntohl(wh->seq);
+	frag = ntohs(dh->frag);
+	flags = wh->flags;
+
+	__skb_pull(skb, WIND_DATA_HLEN);
+	segs = skb_segment(skb, features);
+	if (IS_ERR_OR_NULL(segs))
+		return segs;
+
+	for (seg = segs; seg; seg = seg->next) {
+		unsigned int len = seg->len - skb_transport_offset(seg);
+		const struct iphdr *iph = ip_hdr(seg);
+
+		wh = wind_hdr(seg);
+		dh = (struct wind_datahdr *)(wh + 1);
+		wh->seq = htonl(seq++);
+		dh->frag = htons(frag++);
+		wh->len = htons(len);
+		wh->flags = seg->next ? flags & ~WIND_F_ACKREQ : flags;
+		wh->check = ~csum_tcpudp_magic(iph->saddr, iph->daddr, len,
+					       IPPROTO_WIND, 0);
+		if (seg->ip_summed == CHECKSUM_PARTIAL) {
+			seg->csum_start = skb_transport_header(seg) - seg->head;
+			seg->csum_offset = offsetof(struct windhdr, check);
+		} else {
+			wh->check = gso_make_checksum(seg, ~wh->check) ?:
+				    CSUM_MANGLED_0;
+		}
+	}
+	return segs;
+}
+
+static const struct net_offload wind_offload = {
+	.callbacks = {
+		.gso_segment	= wind_gso_segment,
+	},
+};
+
+/**
+ * wind_offload_init() - register Wind's segmentation with IPv4
+ *
+ * Return: 0 or a negative errno.
+ */
+int wind_offload_init(void)
+{
+	return inet_add_offload(&wind_offload, IPPROTO_WIND);
+}
+
+/**
+ * wind_offload_exit() - unregister it; waits for callers in flight
+ *
+ * A Wind GSO skb still queued somewhere after this cannot be segmented
+ * and is dropped by the stack, as any packet of a protocol that is gone.
+ */
+void wind_offload_exit(void)
+{
+	inet_del_offload(&wind_offload, IPPROTO_WIND);
+}
