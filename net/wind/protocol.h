@@ -42,6 +42,10 @@
 #define WIND_CWND_MIN		4
 #define WIND_CWND_MAX		65535
 #define WIND_CONG_BURST		4
+/* Packets reported past a hole that make it lost at once (RACK's
+ * reordering window is 0 then) while the peer has shown no reordering
+ */
+#define WIND_DUPTHRESH		3
 #define WIND_PEER_HASH_BITS	6
 #define WIND_PORT_HASH_BITS	8
 
@@ -163,6 +167,9 @@ struct wind_peer {
 					 * arrived (RACK)
 					 */
 	u32 rack_rtt_us;		/* the RTT that packet saw */
+	u32 rack_seq;			/* and its seq (a GSO skb's packets
+					 * share their time)
+					 */
 	u32 sacked_out;			/* packets in flight the peer reported */
 	u32 cwnd;			/* congestion window, packets */
 	u32 ssthresh;			/* slow start below this */
@@ -172,6 +179,9 @@ struct wind_peer {
 	u8 retries;			/* timeouts without progress */
 	u8 tlp_out:1;			/* a tail loss probe is out */
 	u8 pto_armed:1;			/* rtx_timer is the probe timeout */
+	u8 reord_seen:1;		/* the peer reported a packet after a
+					 * later one: RACK waits for stragglers
+					 */
 	struct timer_list rtx_timer;	/* retransmission and window probe */
 	struct list_head sync_waiters;
 

@@ -322,19 +322,32 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 	wind_report_error(peer->sk, peer, error, 1);
 }
 
+/* Was the packet sent at @t1 with @seq1 sent after the one at @t2, @seq2?
+ * The packets of one GSO skb share a time: the seq orders them.
+ */
+static bool rack_sent_after(u32 t1, u32 seq1, u32 t2, u32 seq2)
+{
+	return (s32)(t1 - t2) > 0 || (t1 == t2 && wind_seq_after(seq1, seq2));
+}
+
 /* RACK (RFC 8985), without its reordering timer: note that a packet sent
  * at cb->tx_us arrived.  A retransmitted packet back in less than half an
  * RTT is the original's arrival and says nothing about the resend's time.
+ * A first transmission reported after a later seq was is reordering.
  */
 static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
 			u32 now)
 {
 	u32 tx = (u32)cb->tx_us, rtt = now - tx;
 
+	if (!cb->retransmitted && wind_seq_before(cb->seq, peer->sack_high))
+		peer->reord_seen = 1;
 	if (cb->retransmitted && rtt < peer->rtt.srtt_us / 2)
 		return;
-	if (!peer->rack_rtt_us || (s32)(tx - peer->rack_tx_us) > 0) {
+	if (!peer->rack_rtt_us ||
+	    rack_sent_after(tx, cb->seq, peer->rack_tx_us, peer->rack_seq)) {
 		peer->rack_tx_us = tx;
+		peer->rack_seq = cb->seq;
 		peer->rack_rtt_us = max(rtt, 1U);
 	}
 }
@@ -343,16 +356,22 @@ static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
  * longer than that one's RTT plus a reordering window: resend it.  The
  * write queue is in seq order and first transmissions in time order, so
  * the walk ends at the first packet sent for the first time after the
- * newest one known to have arrived.
+ * newest one known to have arrived.  As in Linux's TCP, the window is 0
+ * while the peer has shown no reordering and WIND_DUPTHRESH packets were
+ * reported past a hole (the classic three duplicate ACKs): a hole is
+ * resent on the ACK that shows it, rather than on the next ACK after the
+ * window, which may not come before the probe timeout when the window is
+ * shut behind the hole.
  */
 static void rack_detect_loss(struct wind_peer *peer, u32 now)
 {
-	u32 wait, reo, lost = 0;
+	u32 wait, reo = 0, lost = 0;
 	struct sk_buff *skb;
 
 	if (!peer->rack_rtt_us)
 		return;
-	reo = max_t(u32, peer->rtt.srtt_us / 4, WIND_REO_WND_MIN_US);
+	if (peer->reord_seen || peer->sacked_out < WIND_DUPTHRESH)
+		reo = max_t(u32, peer->rtt.srtt_us / 4, WIND_REO_WND_MIN_US);
 	wait = peer->rack_rtt_us + reo;
 	skb_queue_walk(&peer->wq, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
@@ -360,7 +379,8 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 
 		if (skb == peer->send_head)
 			break;
-		if ((s32)(tx - peer->rack_tx_us) >= 0) {
+		if (!rack_sent_after(peer->rack_tx_us, peer->rack_seq, tx,
+				     cb->seq)) {
 			if (!cb->retransmitted)
 				break;
 			continue;
