@@ -351,32 +351,47 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
  *	 headers linear, then one frag_list member per packet, each of
  *	 gso_size bytes but the last); consumed
  *
- * Each member becomes a packet of its own (a clone: the skb may be
- * shared, by netem's duplication for one), with the header fields the
+ * Each member becomes a packet of its own, with the header fields the
  * segmentation would have given it; one ACK decision covers them all.
+ * The members are taken over when the skb is ours alone, else (netem's
+ * duplicate shares them) cloned.
  */
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct net *net = sock_net(peer->sk);
+	bool own = !skb_cloned(skb) && !skb_shared(skb);
+	struct sk_buff *member, *next, *pkt;
 	struct wind_skb_cb first;
-	struct sk_buff *member, *pkt;
 	unsigned int i = 0;
 	bool now = false;
 
 	data_cb_fill(skb);
 	first = *WIND_SKB_CB(skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
-	skb_walk_frags(skb, member) {
+	member = skb_shinfo(skb)->frag_list;
+	if (own) {
+		skb_shinfo(skb)->frag_list = NULL;
+		skb->data_len = 0;
+		skb->len = skb_headlen(skb);
+	}
+	for (; member; member = next, i++) {
 		struct wind_skb_cb *cb;
 
+		next = member->next;
 		if (i)	/* the first was counted as the skb itself */
 			WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
-		pkt = skb_clone(member, GFP_ATOMIC);
+		if (own && !skb_shared(member)) {
+			skb_mark_not_on_list(member);
+			pkt = member;
+		} else {
+			pkt = skb_clone(member, GFP_ATOMIC);
+			if (own)	/* detached: our reference goes */
+				consume_skb(member);
+		}
 		if (!pkt) {
 			peer->drops++;
 			atomic_inc(&peer->sk->sk_drops);
 			now = true;
-			i++;
 			continue;
 		}
 		pkt->tstamp = skb->tstamp;
@@ -384,10 +399,9 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		*cb = first;
 		cb->seq += i;
 		cb->frag += i;
-		if (member->next)
+		if (next)
 			cb->flags &= ~WIND_F_ACKREQ;
 		now |= data_rcv_one(peer, pkt);
-		i++;
 	}
 	consume_skb(skb);
 	data_ack(peer, now);
