@@ -77,7 +77,8 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 			seg->csum_start = skb_transport_header(seg) - seg->head;
 			seg->csum_offset = offsetof(struct windhdr, check);
 		} else {
-			wh->check = gso_make_checksum(seg, ~wh->check) ?:
+			wh->check = gso_make_checksum(seg,
+						      csum_unfold(~wh->check)) ?:
 				    CSUM_MANGLED_0;
 		}
 	}
