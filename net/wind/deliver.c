@@ -368,6 +368,8 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	data_cb_fill(skb);
 	first = *WIND_SKB_CB(skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
+	/* wind_rcv() counted the skb as one packet; gso_segs is checked */
+	WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, skb_shinfo(skb)->gso_segs - 1);
 	member = skb_shinfo(skb)->frag_list;
 	if (own) {
 		skb_shinfo(skb)->frag_list = NULL;
@@ -378,8 +380,6 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		struct wind_skb_cb *cb;
 
 		next = member->next;
-		if (i)	/* the first was counted as the skb itself */
-			WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 		if (own && !skb_shared(member)) {
 			skb_mark_not_on_list(member);
 			pkt = member;

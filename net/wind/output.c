@@ -164,6 +164,29 @@ static bool route_ok(struct wind_peer *peer)
 	return wind_peer_route(peer) == 0;
 }
 
+/* Put the data headers of @cb's packet (or, for a GSO skb, of the first
+ * of its packets) in front of @skb and send it, standing for @npkts
+ * packets.  It carries our ack: no separate one is owed then.
+ */
+static void send_data(struct wind_peer *peer, struct sk_buff *skb,
+		      const struct wind_skb_cb *cb, u8 flags,
+		      unsigned int npkts)
+{
+	struct wind_datahdr *dh;
+	u32 ack = wind_ack_seq(peer);
+
+	dh = skb_push(skb, sizeof(*dh));
+	dh->frag = htons(cb->frag);
+	dh->nfrags = htons(cb->nfrags);
+	dh->msg_len = htonl(cb->msg_len);
+	fill_header(peer, skb, WIND_PKT_DATA, flags, cb->seq, ack);
+	if (ack == peer->rcv_nxt && peer->ack_pending) {
+		peer->ack_pending = 0;
+		wind_delack_timer_stop(peer);
+	}
+	checksum_and_send(peer, skb, true, npkts);
+}
+
 /**
  * wind_xmit_skb() - transmit (or retransmit) one queued data packet
  * @peer: the peer, its socket locked
@@ -176,7 +199,6 @@ static bool route_ok(struct wind_peer *peer)
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 {
 	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-	struct wind_datahdr *dh;
 	struct sk_buff *nskb;
 
 	if (!route_ok(peer))
@@ -189,18 +211,7 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 	if (!nskb)
 		return -ENOBUFS;
 	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
-	dh = skb_push(nskb, sizeof(*dh));
-	dh->frag = htons(cb->frag);
-	dh->nfrags = htons(cb->nfrags);
-	dh->msg_len = htonl(cb->msg_len);
-	fill_header(peer, nskb, WIND_PKT_DATA, cb->flags | flags, cb->seq,
-		    wind_ack_seq(peer));
-	/* a data packet carries our ack: no separate one is owed */
-	if (wind_ack_seq(peer) == peer->rcv_nxt && peer->ack_pending) {
-		peer->ack_pending = 0;
-		wind_delack_timer_stop(peer);
-	}
-	checksum_and_send(peer, nskb, true, 1);
+	send_data(peer, nskb, cb, cb->flags | flags, 1);
 	return 0;
 }
 
@@ -257,10 +268,8 @@ static unsigned int gso_run(const struct wind_peer *peer, struct sk_buff *skb,
 static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 		    unsigned int n, u8 flags)
 {
-	struct wind_skb_cb *cb = WIND_SKB_CB(first);
 	struct sk_buff *gskb, *skb = first, *clone, **tail;
 	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
-	struct wind_datahdr *dh;
 	unsigned int i;
 
 	gskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
@@ -283,21 +292,11 @@ static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 		/* the last one's flags (ACKREQ of a sync message) */
 		flags |= WIND_SKB_CB(skb)->flags;
 	}
-	dh = skb_push(gskb, sizeof(*dh));
-	dh->frag = htons(cb->frag);
-	dh->nfrags = htons(cb->nfrags);
-	dh->msg_len = htonl(cb->msg_len);
-	fill_header(peer, gskb, WIND_PKT_DATA, flags, cb->seq,
-		    wind_ack_seq(peer));
 	skb_shinfo(gskb)->gso_size = peer->mss;
 	skb_shinfo(gskb)->gso_segs = n;
 	skb_shinfo(gskb)->gso_type = SKB_GSO_SCTP;
-	if (wind_ack_seq(peer) == peer->rcv_nxt && peer->ack_pending) {
-		peer->ack_pending = 0;
-		wind_delack_timer_stop(peer);
-	}
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);
-	checksum_and_send(peer, gskb, true, n);
+	send_data(peer, gskb, WIND_SKB_CB(first), flags, n);
 	return 0;
 }
 
@@ -316,14 +315,13 @@ static bool wind_may_send(const struct wind_peer *peer)
  */
 void wind_push(struct wind_peer *peer)
 {
-	unsigned int n, max_gso = UINT_MAX;
+	unsigned int n, max_gso;
 	struct sk_buff *skb, *last;
 
+	max_gso = peer->send_head && route_ok(peer) ? gso_max_pkts(peer) : 0;
 	while ((skb = peer->send_head) && wind_may_send(peer)) {
 		u8 flags = 0;
 
-		if (max_gso == UINT_MAX)
-			max_gso = route_ok(peer) ? gso_max_pkts(peer) : 0;
 		last = skb;
 		n = max_gso > 1 ? gso_run(peer, skb, max_gso, &last) : 1;
 		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
