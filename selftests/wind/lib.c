@@ -50,6 +50,7 @@ static char hub_ns[32];
 static int node_count;
 static pid_t reaper_pid = -1;
 static int reaper_fd = -1;
+static void (*reaper_cleanup)(void);
 
 /* The namespace each thread came from, while it visits another one */
 static __thread int home_netns_fd = -1;
@@ -163,14 +164,16 @@ static void delete_namespaces(void)
  * The reaper waits on a pipe whose only writer is the test process: a
  * byte means "torn down, nothing to do", end of file means the test died
  * (a failed ASSERT aborts, a timeout kills the process group) and the
- * namespaces are deleted here.  It leaves the process group so that the
+ * namespaces are deleted here (by @cleanup, which the reaper runs in its
+ * own copy of the test's memory).  It leaves the process group so that the
  * harness's kill does not take it along.
  */
-static int start_reaper(void)
+int wind_reaper_start(void (*cleanup)(void))
 {
 	int p[2];
 	pid_t pid;
 
+	reaper_cleanup = cleanup;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	fflush(NULL);
@@ -192,7 +195,7 @@ static int start_reaper(void)
 			r = read(p[0], &c, 1);
 		while (r < 0 && errno == EINTR);
 		if (r != 1)
-			delete_namespaces();
+			reaper_cleanup();
 		_exit(0);
 	}
 	close(p[0]);
@@ -201,7 +204,7 @@ static int start_reaper(void)
 	return 0;
 }
 
-static void stop_reaper(void)
+void wind_reaper_stop(void)
 {
 	if (reaper_fd >= 0) {
 		(void)!write(reaper_fd, "x", 1);
@@ -265,7 +268,7 @@ int wind_topo_setup(int n)
 	if (n != 2)
 		snprintf(hub_ns, sizeof(hub_ns), "windhub-%d", pid);
 
-	if (start_reaper())
+	if (wind_reaper_start(delete_namespaces))
 		goto fail;
 
 	for (i = 0; i < n; i++) {
@@ -316,7 +319,7 @@ void wind_topo_teardown(void)
 	if (!node_count)
 		return;
 	delete_namespaces();
-	stop_reaper();
+	wind_reaper_stop();
 	node_count = 0;
 	hub_ns[0] = '\0';
 }

@@ -32,6 +32,13 @@
  */
 int wind_topo_setup(int n);
 void wind_topo_teardown(void);
+/*
+ * A child process that runs cleanup() (deleting namespaces) if the test
+ * process dies before wind_reaper_stop(): the reaper wind_topo_setup()
+ * uses, for tests that build a topology of their own.  One at a time.
+ */
+int wind_reaper_start(void (*cleanup)(void));
+void wind_reaper_stop(void);
 /* Name of node i's namespace (valid after wind_topo_setup) */
 const char *wind_ns(int i);
 /* Address of node i, network byte order */

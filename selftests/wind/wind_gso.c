@@ -353,6 +353,35 @@ FIXTURE_TEARDOWN(gso)
 	wind_topo_teardown();
 }
 
+/* Counter changes over one run of a plan, at the sender and the receiver */
+struct deltas {
+	long tx[NCOUNTERS], rx[NCOUNTERS];
+};
+
+/* Run plan @p (then free it) from node 0 to node 1 between two readings
+ * of both nodes' counters; log them.
+ */
+static void run_counted(struct __test_metadata *_metadata,
+			FIXTURE_DATA(gso) *self, struct plan *p,
+			struct deltas *d)
+{
+	struct snap tx0, tx1, rx0, rx1;
+	unsigned int c;
+
+	snap_take(wind_ns(0), &tx0);
+	snap_take(wind_ns(1), &rx0);
+	run_plan(_metadata, self->tx, &self->to, self->rx, p);
+	snap_take(wind_ns(0), &tx1);
+	snap_take(wind_ns(1), &rx1);
+	snap_log("sender", &tx0, &tx1);
+	snap_log("receiver", &rx0, &rx1);
+	for (c = 0; c < NCOUNTERS; c++) {
+		d->tx[c] = snap_diff(&tx0, &tx1, c);
+		d->rx[c] = snap_diff(&rx0, &rx1, c);
+	}
+	plan_free(p);
+}
+
 /*
  * One packet exactly, one byte more, and runs of many packets: a few
  * packets, one super-packet and a bit, several super-packets.
@@ -363,45 +392,31 @@ static const size_t mixed_sizes[] = {
 
 TEST_F(gso, native_veth)
 {
-	struct snap tx0, tx1, rx0, rx1;
+	struct deltas d;
 	struct plan p;
 
 	ASSERT_EQ(0, plan_init(&p, 168, mixed_sizes, 7, 4));
-	snap_take(wind_ns(0), &tx0);
-	snap_take(wind_ns(1), &rx0);
-	run_plan(_metadata, self->tx, &self->to, self->rx, &p);
-	snap_take(wind_ns(0), &tx1);
-	snap_take(wind_ns(1), &rx1);
-	snap_log("sender", &tx0, &tx1);
-	snap_log("receiver", &rx0, &rx1);
+	run_counted(_metadata, self, &p, &d);
 	/* the device passes super-packets whole: they were sent and split */
-	EXPECT_GT(snap_diff(&tx0, &tx1, OUT_GSO), 0);
-	EXPECT_GT(snap_diff(&rx0, &rx1, IN_GSO), 0);
-	EXPECT_EQ(0, snap_diff(&rx0, &rx1, IN_ERR_CSUM));
-	EXPECT_EQ(0, snap_diff(&rx0, &rx1, IN_ERR_LEN));
-	EXPECT_EQ(0, snap_diff(&rx0, &rx1, IN_ERR_HDR));
-	plan_free(&p);
+	EXPECT_GT(d.tx[OUT_GSO], 0);
+	EXPECT_GT(d.rx[IN_GSO], 0);
+	EXPECT_EQ(0, d.rx[IN_ERR_CSUM]);
+	EXPECT_EQ(0, d.rx[IN_ERR_LEN]);
+	EXPECT_EQ(0, d.rx[IN_ERR_HDR]);
 }
 
 TEST_F(gso, gso_off)
 {
-	struct snap tx0, tx1, rx0, rx1;
+	struct deltas d;
 	struct plan p;
 
 	ASSERT_EQ(0, wind_run("ip -n %s link set dev eth0 gso_max_segs 1",
 			      wind_ns(0)));
 	ASSERT_EQ(0, plan_init(&p, 120, mixed_sizes, 6, 1));	/* up to 100000 B */
-	snap_take(wind_ns(0), &tx0);
-	snap_take(wind_ns(1), &rx0);
-	run_plan(_metadata, self->tx, &self->to, self->rx, &p);
-	snap_take(wind_ns(0), &tx1);
-	snap_take(wind_ns(1), &rx1);
-	snap_log("sender", &tx0, &tx1);
-	snap_log("receiver", &rx0, &rx1);
+	run_counted(_metadata, self, &p, &d);
 	/* the counter exists, and no super-packet left or arrived */
-	EXPECT_EQ(0, snap_diff(&tx0, &tx1, OUT_GSO));
-	EXPECT_EQ(0, snap_diff(&rx0, &rx1, IN_GSO));
-	plan_free(&p);
+	EXPECT_EQ(0, d.tx[OUT_GSO]);
+	EXPECT_EQ(0, d.rx[IN_GSO]);
 }
 
 static const size_t lossy_sizes[] = {
@@ -410,7 +425,7 @@ static const size_t lossy_sizes[] = {
 
 TEST_F(gso, lossy_native)
 {
-	struct snap tx0, tx1, rx0, rx1;
+	struct deltas d;
 	struct plan p;
 	int i;
 
@@ -418,46 +433,32 @@ TEST_F(gso, lossy_native)
 		ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem delay 1ms reorder 25%% loss 5%% duplicate 5%%",
 				      wind_ns(i)));
 	ASSERT_EQ(0, plan_init(&p, 147, lossy_sizes, 7, 1));
-	snap_take(wind_ns(0), &tx0);
-	snap_take(wind_ns(1), &rx0);
-	run_plan(_metadata, self->tx, &self->to, self->rx, &p);
-	snap_take(wind_ns(0), &tx1);
-	snap_take(wind_ns(1), &rx1);
-	snap_log("sender", &tx0, &tx1);
-	snap_log("receiver", &rx0, &rx1);
+	run_counted(_metadata, self, &p, &d);
 	/* the loss hit super-packets too */
-	EXPECT_GT(snap_diff(&tx0, &tx1, OUT_GSO), 0);
-	EXPECT_GT(snap_diff(&tx0, &tx1, OUT_RTX), 0);
-	plan_free(&p);
+	EXPECT_GT(d.tx[OUT_GSO], 0);
+	EXPECT_GT(d.tx[OUT_RTX], 0);
 }
 
 static const size_t corrupt_sizes[] = { 65536, 8192, WIND_MAX_SINGLE + 1 };
 
 TEST_F(gso, corrupt)
 {
-	struct snap tx0, tx1, rx0, rx1;
+	struct deltas d;
 	struct plan p;
 
 	/* netem segments a GSO skb it corrupts, through Wind's callback */
 	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem corrupt 5%%",
 			      wind_ns(0)));
 	ASSERT_EQ(0, plan_init(&p, 180, corrupt_sizes, 3, 1));
-	snap_take(wind_ns(0), &tx0);
-	snap_take(wind_ns(1), &rx0);
-	run_plan(_metadata, self->tx, &self->to, self->rx, &p);
-	snap_take(wind_ns(0), &tx1);
-	snap_take(wind_ns(1), &rx1);
-	snap_log("sender", &tx0, &tx1);
-	snap_log("receiver", &rx0, &rx1);
+	run_counted(_metadata, self, &p, &d);
 	/*
 	 * Some super-packets did not arrive whole: netem cut the ones it
 	 * corrupted (5% of some 250: none at all has a chance of 3e-6) ...
 	 */
-	EXPECT_GT(snap_diff(&tx0, &tx1, OUT_GSO), 0);
-	EXPECT_LT(snap_diff(&rx0, &rx1, IN_GSO), snap_diff(&tx0, &tx1, OUT_GSO));
+	EXPECT_GT(d.tx[OUT_GSO], 0);
+	EXPECT_LT(d.rx[IN_GSO], d.tx[OUT_GSO]);
 	/* ... and the damage was seen and counted, never delivered */
-	EXPECT_GT(snap_diff(&rx0, &rx1, IN_ERR_CSUM), 0);
-	plan_free(&p);
+	EXPECT_GT(d.rx[IN_ERR_CSUM], 0);
 }
 
 /* sendmsg of data with a WIND_CMSG_DSM (as in wind_dsm.c) */
@@ -565,8 +566,6 @@ TEST_F(gso, dsm_direct_map_over_gso)
 enum { NS_A, NS_R, NS_B, NS_COUNT };
 
 static char routed_ns[NS_COUNT][32];
-static int reaper_fd = -1;
-static pid_t reaper_pid = -1;
 
 static void routed_delete(void)
 {
@@ -582,58 +581,10 @@ static void routed_delete(void)
 	}
 }
 
-/*
- * As lib.c's: a child that deletes the namespaces if the test process
- * dies without tearing down (end of file on the pipe), and does nothing
- * if it gets a byte.
- */
-static int routed_reaper_start(void)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-		ssize_t r;
-
-		setpgid(0, 0);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		close(p[1]);
-		do
-			r = read(p[0], &c, 1);
-		while (r < 0 && errno == EINTR);
-		if (r != 1)
-			routed_delete();
-		_exit(0);
-	}
-	close(p[0]);
-	reaper_fd = p[1];
-	reaper_pid = pid;
-	return 0;
-}
-
 static void topo3_teardown(void)
 {
 	routed_delete();
-	if (reaper_fd >= 0) {
-		(void)!write(reaper_fd, "x", 1);
-		close(reaper_fd);
-		reaper_fd = -1;
-	}
-	if (reaper_pid > 0) {
-		waitpid(reaper_pid, NULL, 0);
-		reaper_pid = -1;
-	}
+	wind_reaper_stop();
 	memset(routed_ns, 0, sizeof(routed_ns));
 }
 
@@ -676,7 +627,7 @@ static int topo3_setup(void)
 	a = routed_ns[NS_A];
 	r = routed_ns[NS_R];
 	b = routed_ns[NS_B];
-	if (routed_reaper_start()) {
+	if (wind_reaper_start(routed_delete)) {
 		memset(routed_ns, 0, sizeof(routed_ns));
 		return -1;
 	}
