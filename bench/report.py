@@ -43,26 +43,60 @@ def load(out):
     return meta, runs, iperf
 
 
+def merge(a, b):
+    """One row out of the same row measured in two rounds: the repetitions
+    of both, counts summed, per-operation figures weighted by operations."""
+    m = dict(a)
+    m["rep_values"] = a["rep_values"] + b["rep_values"]
+    m["rep_ids"] = a["rep_ids"] + b["rep_ids"]
+    m["reps"] = len(m["rep_values"])
+    m["median"] = statistics.median(m["rep_values"])
+    m["min"], m["max"] = min(m["rep_values"]), max(m["rep_values"])
+    ops = a["ops"] + b["ops"]
+    for k in ("pkts_out", "pkts_in", "acks_out", "acks_in", "retrans", "link_tx",
+              "link_rx", "ip_frags", "rcvbuf_errors", "sndbuf_errors", "cpu_us"):
+        if k in a and k in b:
+            m[k] = (a[k] * a["ops"] + b[k] * b["ops"]) / max(ops, 1)
+    if "cpu_busy_pct" in a and "cpu_busy_pct" in b:
+        m["cpu_busy_pct"] = ((a["cpu_busy_pct"] * a["secs"] + b["cpu_busy_pct"] * b["secs"])
+                             / max(a["secs"] + b["secs"], 1e-9))
+    for k in ("ops", "secs", "sent", "rcvd", "bytes_sent", "bytes_rcvd", "timeouts"):
+        if k in a and k in b:
+            m[k] = a[k] + b[k]
+    if "best_us" in a and "best_us" in b:
+        m["best_us"] = min(a["best_us"], b["best_us"])
+    if m.get("sent"):
+        m["loss_pct"] = 100.0 * (m["sent"] - m["rcvd"]) / m["sent"]
+    return m
+
+
 class Results:
-    """Index: (row, loss, proto, size, reply, peers) -> windperf row."""
+    """Index: (row, loss, proto, size, reply, peers) -> windperf row.
+
+    Each repetition gets an id: the windperf client ("run") that measured
+    it and its index there, or, for the loss rows, the bench round and its
+    index in the round.  Repetitions with the same id ran back to back
+    (the protocols of one client alternate theirs; a loss round runs
+    every loss rate in turn), and ratio() pairs them.  A row measured in
+    several rounds is merged into one.
+    """
 
     def __init__(self, runs):
         self.idx = {}
         self.failed = []
-        # the rows of one windperf client ("run") were measured together:
-        # their repetitions pair up
         for run in runs:
             if run.get("failed"):
                 self.failed.append(run)
                 continue
+            tag = ("round", run["round"]) if "round" in run else ("run", run.get("run"))
             for r in run.get("rows", []):
                 peers = r.get("peers", run.get("peers", 1))
                 if run["row"] != "peers":
                     peers = 1
                 key = (run["row"], run["loss"], run["proto"],
                        r.get("size"), r.get("reply", 0), peers)
-                r["paired_with"] = run.get("run")
-                self.idx[key] = r
+                r["rep_ids"] = [tag + (i,) for i in range(len(r.get("rep_values", [])))]
+                self.idx[key] = merge(self.idx[key], r) if key in self.idx else r
 
     def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
         if row == "bulk" and proto == "udp" and size == 65536:
@@ -93,7 +127,7 @@ def mean_row(r):
     if r is None:
         return None
     return dict(r, median_of_reps=r["median"], median=r["secs"] / max(r["ops"], 1) * 1e6,
-                paired_with=None)
+                rep_ids=None)
 
 
 def mcell(r):
@@ -103,17 +137,21 @@ def mcell(r):
 
 
 def ratio(a, b):
-    """a over b.  Rows measured in the same windperf run alternate their
-    repetitions (a round runs each once, back to back): their ratio is the
-    median of the per-round ratios, so that whatever else slowed the
-    machine during a round cancels out.  Other pairs: ratio of medians.
+    """a over b.  Repetitions that ran back to back (the same id: one
+    round of a windperf client, which runs each protocol once, or one
+    loss round, which runs each loss rate once) pair up, and the ratio is
+    the median of the paired ratios, so that whatever else slowed the
+    machine during a round cancels out.  Rows with no repetition in
+    common: the ratio of their medians.
     """
     if a is None or b is None or not b.get("median"):
         return None
-    va, vb = a.get("rep_values"), b.get("rep_values")
-    if (a.get("paired_with") is not None and a.get("paired_with") == b.get("paired_with")
-            and va and vb and len(va) == len(vb) and all(vb)):
-        return statistics.median(x / y for x, y in zip(va, vb))
+    ia, ib = a.get("rep_ids"), b.get("rep_ids")
+    if ia and ib:
+        vb = dict(zip(ib, b["rep_values"]))
+        pairs = [x / vb[i] for i, x in zip(ia, a["rep_values"]) if vb.get(i)]
+        if pairs:
+            return statistics.median(pairs)
     return a["median"] / b["median"]
 
 
@@ -260,13 +298,15 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
     if wp:
         w("- Wind tunables: " + ", ".join(f"{k}={v}" for k, v in sorted(wp.items())))
     w(f"- windperf repetitions: latency `{meta.get('lat_args')}`, bulk `{meta.get('bulk_args')}`, "
-      f"loss rows `{meta.get('loss_args')}`; cells are median (min–max) over repetitions "
+      f"loss rows `{meta.get('loss_args')}` in {meta.get('loss_rounds', 1)} rounds; cells are median (min–max) over repetitions "
       "(latency: each repetition's median exchange)")
     w("- the protocols of a row run in one client, their repetitions alternating "
       "(a round runs Wind, UDP and TCP back to back): the ratios Wind/UDP and Wind/TCP "
       "are the median of the per-round ratios, so that what slows the shared machine "
-      "during a round falls on all three; ratios between rows (sync vs ping-pong, "
-      "loss vs no loss) divide the medians")
+      "during a round falls on all three. The loss rows run in rounds too: a round "
+      "runs every row once at each loss rate in turn, and the ratio to Wind at 0% "
+      "is the median of the per-round ratios. Other ratios between rows (sync vs "
+      "ping-pong) divide the medians")
     w("")
 
     w("## Latency (µs; lower is better)\n")

@@ -43,18 +43,21 @@ IPA=10.99.0.1
 IPB=10.99.0.2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
+ROUND=
 ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers loss iperf mem}
 LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
 
 if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
 	LAT="-r 5 -d 0.15"	# latency rows: repetitions, seconds each
 	BULK="-r 2 -d 0.3"	# goodput rows
-	LOSSRUN="-r 2 -d 0.3"
+	LOSSRUN="-r 1 -d 0.3"
+	LOSSROUNDS=2
 	IPERF_T=1
 else
 	LAT="-r 15 -d 0.25"
 	BULK="-r 5 -d 1"
-	LOSSRUN="-r 3 -d 1.5"
+	LOSSRUN="-r 1 -d 1.2"
+	LOSSROUNDS=4
 	IPERF_T=3
 fi
 
@@ -85,7 +88,9 @@ ip netns add $A && ip netns add $B &&
 ip -n $A link set lo up && ip -n $B link set lo up &&
 ip -n $A link add eth0 mtu 1500 type veth peer name eth0 mtu 1500 netns $B &&
 ip -n $A addr add $IPA/24 dev eth0 && ip -n $B addr add $IPB/24 dev eth0 &&
-ip -n $A link set eth0 up && ip -n $B link set eth0 up || die "cannot build the netns"
+ip -n $A link set eth0 up && ip -n $B link set eth0 up &&
+ip netns exec $A sysctl -q -w net.ipv4.ipfrag_time=1 &&
+ip netns exec $B sysctl -q -w net.ipv4.ipfrag_time=1 || die "cannot build the netns"
 for _ in $(seq 500); do
 	ip -n $A -o link show dev eth0 | grep -q 'state UP' &&
 		ip -n $B -o link show dev eth0 | grep -q 'state UP' && break
@@ -136,7 +141,8 @@ run() {
 	fi
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
-		printf '{"row": "%s", "loss": %s, "run": %d, %s\n' "$row" "$loss" $nruns "${line#\{}" >> "$OUT/raw.jsonl"
+		printf '{"row": "%s", "loss": %s, "run": %d, %s%s\n' "$row" "$loss" $nruns \
+			"${ROUND:+\"round\": $ROUND, }" "${line#\{}" >> "$OUT/raw.jsonl"
 		proto=$(printf '%s' "$line" | sed -n 's/^{"proto": "\([a-z]*\)".*/\1/p')
 		printf '%s' "$line" | grep -o '"size": [0-9]*, "reply": [0-9]*, "peers": [0-9]*, [^]]*"unit": "[^"]*", "median": [0-9.]*, "min": [0-9.]*, "max": [0-9.]*' |
 			sed -E 's/"size": ([0-9]+), "reply": ([0-9]+), "peers": ([0-9]+).*"unit": "([^"]*)", "median": ([0-9.]+), "min": ([0-9.]+), "max": ([0-9.]+)/\1 \2 \3 \4 \5 \6 \7/' |
@@ -164,6 +170,7 @@ iperf_say() {
 
 netem() {
 	local loss=$1 ns
+	[ "$loss" = off ] || frag_drain
 	for ns in $A $B; do
 		if [ "$loss" = off ]; then
 			ip netns exec $ns tc qdisc del dev eth0 root 2>/dev/null
@@ -174,6 +181,24 @@ netem() {
 				die "tc netem failed"
 		fi
 	done
+}
+
+# frag_drain: wait until neither netns holds IP fragments (at most 35 s).
+# UDP's 8 and 64 KiB datagrams are fragmented; under loss, a datagram
+# that lost a fragment holds the rest until ipfrag_time, and once the
+# netns holds ipfrag_high_thresh (4 MB) of them every fragment is
+# dropped.  One row must not leave that to the next, so the netns run
+# with ipfrag_time 1 s (default 30) and every loss row starts clean.
+frag_held() {
+	! ip netns exec "$1" cat /proc/net/sockstat | grep -q '^FRAG: inuse 0 '
+}
+
+frag_drain() {
+	for _ in $(seq 350); do
+		frag_held $A || frag_held $B || return 0
+		sleep 0.1
+	done
+	say "    IP fragments still held after 35 s"
 }
 
 # ---- metadata -------------------------------------------------------------
@@ -192,8 +217,8 @@ netem() {
 		printf '"%s": %s' "$(basename "$f")" "$(cat "$f")"
 	done
 	printf '}, "git": "%s", ' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"
-	printf '"quick": %s, "lat_args": "%s", "bulk_args": "%s", "loss_args": "%s"}\n' \
-		"${WIND_BENCH_QUICK:-0}" "$LAT" "$BULK" "$LOSSRUN"
+	printf '"quick": %s, "lat_args": "%s", "bulk_args": "%s", "loss_args": "%s", "loss_rounds": %s}\n' \
+		"${WIND_BENCH_QUICK:-0}" "$LAT" "$BULK" "$LOSSRUN" "$LOSSROUNDS"
 } > "$OUT/meta.json"
 start=$(date +%s)
 say "bench: $(uname -r), $(nproc) CPUs (QEMU TCG), veth MTU 1500; writing $OUT"
@@ -256,16 +281,28 @@ if want peers; then
 	done
 fi
 
+# The loss rows run in rounds.  A round runs each row (bulk 1, 8 and 64
+# KiB, the page fetch) at every loss rate in turn, back to back, and a
+# row's repetitions are its rounds: a ratio between two loss rates (Wind
+# at 1% over Wind at 0%) is the median of per-round ratios of runs
+# seconds apart, as the protocols' ratios are.  Measured minutes apart,
+# the host's speed alone moved such a ratio by tens of percent.
 if want loss; then
-	for loss in $LOSSES; do
-		netem "$loss"
-		for size in 1024 8192 65536; do
-			row "loss $loss%: bulk $size B"
-			run bulk "$loss" $ALL -P 5001 -t bulk -m "$size" $LOSSRUN
+	for ROUND in $(seq "$LOSSROUNDS"); do
+		for size in 1024 8192 65536 rr; do
+			for loss in $LOSSES; do
+				netem "$loss"
+				if [ $size = rr ]; then
+					row "loss round $ROUND/$LOSSROUNDS, $loss%: rr 64 B / 8 KiB"
+					run rr "$loss" $ALL -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
+				else
+					row "loss round $ROUND/$LOSSROUNDS, $loss%: bulk $size B"
+					run bulk "$loss" $ALL -P 5001 -t bulk -m "$size" $LOSSRUN
+				fi
+			done
 		done
-		row "loss $loss%: rr 64 B / 8 KiB"
-		run rr "$loss" $ALL -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
 	done
+	ROUND=
 	netem off
 fi
 
