@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -730,7 +731,19 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 
 /* ---- client ---------------------------------------------------------- */
 
-static uint32_t next_seq = 1;
+/*
+ * Sequence and session numbers.  The servers outlive their clients, so a
+ * client starts from a random number: a session of an earlier client
+ * that the server still counts must never look like one of ours.
+ */
+static uint32_t next_seq;
+
+static void seq_init(void)
+{
+	if (getrandom(&next_seq, sizeof(next_seq), 0) != sizeof(next_seq))
+		next_seq = (uint32_t)getpid() << 16 ^ (uint32_t)time(NULL);
+	next_seq |= 1;	/* never the server's initial session 0 */
+}
 
 static struct rbuf *peer_rb(struct ctx *c, int i)
 {
@@ -1145,6 +1158,7 @@ static int client(const enum proto *protos, int np, const char *host,
 	if (inet_pton(AF_INET, host, &ia) != 1)
 		die("bad address %s (numeric IPv4)", host);
 	set_default_sizes();
+	seq_init();
 	goodput = !strcmp(opt.test, "bulk");
 	mem = !strcmp(opt.test, "mem");
 	for (int k = 0; k < np; k++) {
