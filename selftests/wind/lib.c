@@ -227,32 +227,29 @@ static bool link_ready(const char *ns, const char *dev)
 	return strstr(out, "LOWER_UP") && strstr(out, "state UP");
 }
 
+int wind_link_wait(const char *ns, const char *dev, long long deadline)
+{
+	while (!link_ready(ns, dev)) {
+		if (wind_now_ms() > deadline) {
+			printf("# %s %s not up in time\n", ns, dev);
+			wind_run("ip -n %s link show dev %s", ns, dev);
+			return -1;
+		}
+		msleep(10);
+	}
+	return 0;
+}
+
 static int wait_links(void)
 {
 	long long deadline = wind_now_ms() + LINK_WAIT_MS;
 	int i;
 
-	for (i = 0; i < node_count; i++) {
-		while (!link_ready(node_ns[i], "eth0")) {
-			if (wind_now_ms() > deadline) {
-				printf("# %s eth0 not up after %d ms\n",
-				       node_ns[i], LINK_WAIT_MS);
-				wind_run("ip -n %s link show", node_ns[i]);
-				return -1;
-			}
-			msleep(10);
-		}
-	}
+	for (i = 0; i < node_count; i++)
+		if (wind_link_wait(node_ns[i], "eth0", deadline))
+			return -1;
 	return 0;
 }
-
-#define RUN_OR_FAIL(...) do {						\
-		if (wind_run(__VA_ARGS__)) {				\
-			printf("# topology step failed: " __VA_ARGS__);	\
-			printf("\n");					\
-			goto fail;					\
-		}							\
-	} while (0)
 
 int wind_topo_setup(int n)
 {

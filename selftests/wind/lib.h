@@ -91,6 +91,21 @@ int wind_kernel_has_kasan(void);
  */
 int wind_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* wind_run() a topology step; on failure say which and goto fail */
+#define RUN_OR_FAIL(...) do {						\
+		if (wind_run(__VA_ARGS__)) {				\
+			printf("# topology step failed: " __VA_ARGS__);	\
+			printf("\n");					\
+			goto fail;					\
+		}							\
+	} while (0)
+
+/*
+ * Wait until @dev in netns @ns is up with a carrier, until @deadline
+ * (wind_now_ms()).  Returns 0, or -1 after showing the link.
+ */
+int wind_link_wait(const char *ns, const char *dev, long long deadline);
+
 void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port);
 /* poll() fd for events; returns revents, 0 on timeout, -1 on error */
 int wind_poll(int fd, short events, int timeout_ms);

@@ -588,30 +588,6 @@ static void topo3_teardown(void)
 	memset(routed_ns, 0, sizeof(routed_ns));
 }
 
-/* Both ends of a link are up with a carrier, within 10 s */
-static int link_up_wait(const char *ns, const char *dev)
-{
-	long long deadline = wind_now_ms() + 10000;
-
-	while (wind_run("ip -n %s -o link show dev %s | grep -q 'LOWER_UP.*state UP'",
-			ns, dev)) {
-		if (wind_now_ms() > deadline) {
-			wind_run("ip -n %s link show dev %s", ns, dev);
-			return -1;
-		}
-		usleep(10000);
-	}
-	return 0;
-}
-
-#define STEP(...) do {							\
-		if (wind_run(__VA_ARGS__)) {				\
-			printf("# routed topology step failed: " __VA_ARGS__); \
-			printf("\n");					\
-			goto fail;					\
-		}							\
-	} while (0)
-
 /*
  * One `ip -b` batch per namespace: every process costs a lot under TCG.
  * MTU 1500 everywhere, permanent neighbour entries (no ARP in the way).
@@ -619,6 +595,7 @@ static int link_up_wait(const char *ns, const char *dev)
 static int topo3_setup(void)
 {
 	const char *a, *r, *b;
+	long long deadline;
 	int i;
 
 	for (i = 0; i < NS_COUNT; i++)
@@ -632,35 +609,38 @@ static int topo3_setup(void)
 		return -1;
 	}
 	for (i = 0; i < NS_COUNT; i++)
-		STEP("ip netns add %s", routed_ns[i]);
-	STEP("printf '%%s\\n' 'link set lo up'"
-	     " 'link add eth0 address 02:78:01:00:00:01 mtu %d type veth peer name a0 address 02:78:01:00:00:02 mtu %d netns %s'"
-	     " 'addr add 10.78.1.1/24 dev eth0' 'link set eth0 up'"
-	     " 'route add default via 10.78.1.2 dev eth0'"
-	     " 'neigh replace 10.78.1.2 lladdr 02:78:01:00:00:02 dev eth0 nud permanent'"
-	     " | ip -n %s -b -", WIND_MTU, WIND_MTU, r, a);
-	STEP("printf '%%s\\n' 'link set lo up'"
-	     " 'link add eth0 address 02:78:02:00:00:01 mtu %d type veth peer name b0 address 02:78:02:00:00:02 mtu %d netns %s'"
-	     " 'addr add 10.78.2.1/24 dev eth0' 'link set eth0 up'"
-	     " 'route add default via 10.78.2.2 dev eth0'"
-	     " 'neigh replace 10.78.2.2 lladdr 02:78:02:00:00:02 dev eth0 nud permanent'"
-	     " | ip -n %s -b -", WIND_MTU, WIND_MTU, r, b);
+		RUN_OR_FAIL("ip netns add %s", routed_ns[i]);
+	RUN_OR_FAIL("printf '%%s\\n' 'link set lo up'"
+		    " 'link add eth0 address 02:78:01:00:00:01 mtu %d type veth peer name a0 address 02:78:01:00:00:02 mtu %d netns %s'"
+		    " 'addr add 10.78.1.1/24 dev eth0' 'link set eth0 up'"
+		    " 'route add default via 10.78.1.2 dev eth0'"
+		    " 'neigh replace 10.78.1.2 lladdr 02:78:01:00:00:02 dev eth0 nud permanent'"
+		    " | ip -n %s -b -", WIND_MTU, WIND_MTU, r, a);
+	RUN_OR_FAIL("printf '%%s\\n' 'link set lo up'"
+		    " 'link add eth0 address 02:78:02:00:00:01 mtu %d type veth peer name b0 address 02:78:02:00:00:02 mtu %d netns %s'"
+		    " 'addr add 10.78.2.1/24 dev eth0' 'link set eth0 up'"
+		    " 'route add default via 10.78.2.2 dev eth0'"
+		    " 'neigh replace 10.78.2.2 lladdr 02:78:02:00:00:02 dev eth0 nud permanent'"
+		    " | ip -n %s -b -", WIND_MTU, WIND_MTU, r, b);
 	/* R cuts what it forwards to B (gso_max_segs 1) */
-	STEP("printf '%%s\\n' 'link set lo up'"
-	     " 'addr add 10.78.1.2/24 dev a0' 'addr add 10.78.2.2/24 dev b0'"
-	     " 'link set dev b0 gso_max_segs 1' 'link set a0 up' 'link set b0 up'"
-	     " 'neigh replace 10.78.1.1 lladdr 02:78:01:00:00:01 dev a0 nud permanent'"
-	     " 'neigh replace 10.78.2.1 lladdr 02:78:02:00:00:01 dev b0 nud permanent'"
-	     " | ip -n %s -b -", r);
+	RUN_OR_FAIL("printf '%%s\\n' 'link set lo up'"
+		    " 'addr add 10.78.1.2/24 dev a0' 'addr add 10.78.2.2/24 dev b0'"
+		    " 'link set dev b0 gso_max_segs 1' 'link set a0 up' 'link set b0 up'"
+		    " 'neigh replace 10.78.1.1 lladdr 02:78:01:00:00:01 dev a0 nud permanent'"
+		    " 'neigh replace 10.78.2.1 lladdr 02:78:02:00:00:01 dev b0 nud permanent'"
+		    " | ip -n %s -b -", r);
 	/* ... and with no checksum offload: the segments carry software sums */
-	STEP("ip netns exec %s ethtool -K b0 tx off >/dev/null", r);
-	STEP("ip netns exec %s ethtool -k b0 | grep -q '^tx-checksumming: off'", r);
+	RUN_OR_FAIL("ip netns exec %s ethtool -K b0 tx off >/dev/null", r);
+	RUN_OR_FAIL("ip netns exec %s ethtool -k b0 | grep -q '^tx-checksumming: off'", r);
 	if (wind_write_file_in(r, "/proc/sys/net/ipv4/ip_forward", "1")) {
 		printf("# ip_forward=1 in %s failed\n", r);
 		goto fail;
 	}
-	if (link_up_wait(a, "eth0") || link_up_wait(r, "a0") ||
-	    link_up_wait(r, "b0") || link_up_wait(b, "eth0"))
+	deadline = wind_now_ms() + 10000;
+	if (wind_link_wait(a, "eth0", deadline) ||
+	    wind_link_wait(r, "a0", deadline) ||
+	    wind_link_wait(r, "b0", deadline) ||
+	    wind_link_wait(b, "eth0", deadline))
 		goto fail;
 	return 0;
 fail:
