@@ -6,6 +6,7 @@
  * fragments are in; ordered ones once every earlier seq has arrived, so an
  * ordered message never overtakes anything sent before it.
  */
+#include <linux/filter.h>
 #include <linux/slab.h>
 #include <net/ip.h>
 #include <net/sock.h>
@@ -52,7 +53,7 @@ static void rq_unlink(struct wind_peer *peer, struct sk_buff *skb)
 static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 {
 	struct sock *sk = peer->sk;
-	struct sk_buff *skb, *tmp, *head = NULL, **tail = NULL;
+	struct sk_buff *skb, *tmp, *head = NULL, **tail = NULL, *hdr = NULL;
 	struct sk_buff_head frags;
 	unsigned int count = 0;
 	u32 written = 0;
@@ -76,14 +77,12 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 	}
 	if (!count)
 		return;
-	/* The head's shared info (frag_list) and, for Header Through, its
-	 * data are ours to change only once unshared: on a veth the packet
-	 * is still the sender's clone.
+	/* The head's shared info (frag_list) is ours to change only once
+	 * unshared: on a veth the packet is still the sender's clone.
 	 */
 	head = __skb_dequeue(&frags);
 	if (count != nfrags || bad ||
-	    ((count > 1 || (WIND_SKB_CB(head)->flags & WIND_F_DSM)) &&
-	     skb_unclone(head, GFP_ATOMIC))) {
+	    (count > 1 && skb_unclone(head, GFP_ATOMIC))) {
 		__skb_queue_purge(&frags);
 		drop_skb(peer, head);
 		return;
@@ -100,8 +99,18 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		drop_skb(peer, head);
 		return;
 	}
+	/* The socket filter, cgroup BPF ingress and the LSM judge whole
+	 * messages, from their first byte as recvmsg() sees them: one they
+	 * refuse is consumed (acknowledged, never delivered, not written),
+	 * as a datagram socket drops a datagram.  They may not cut it.
+	 */
+	if (sk_filter_trim_cap(sk, head, head->len)) {
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_FILTERED);
+		drop_skb(peer, head);
+		return;
+	}
 	if (WIND_SKB_CB(head)->flags & WIND_F_DSM) {
-		ret = wind_dsm_deliver(peer, head, &written);
+		ret = wind_dsm_deliver(peer, head, &written, &hdr);
 		if (ret < 0) {
 			refuse(peer, start, -ret);
 			drop_skb(peer, head);
@@ -110,12 +119,13 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_WRITES);
 		WIND_ADD_STATS(sock_net(sk), WIND_MIB_IN_DSM_BYTES, written);
 		peer->rx_messages++;
+		consume_skb(head);
 		if (!ret) {
 			/* Direct Map: nothing is queued, nobody is woken */
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
-			consume_skb(head);
 			return;
 		}
+		head = hdr;
 	} else {
 		peer->rx_messages++;
 	}

@@ -207,14 +207,17 @@ EXPORT_SYMBOL_IF_KUNIT(wind_diff_walk);
  * @peer: the sender, its socket locked
  * @skb: the message: struct wind_dsmhdr, then header, then data
  * @written: set to the data bytes written
+ * @hdr: set, for Header Through and Header Diff, to a new skb for
+ *	recvmsg(): the wind_dsm record, then the header
  *
- * Return: 1 when the header must still be queued (Header Through and
- * Header Diff: @skb then starts at the header, the wind_dsm record for
- * recvmsg() is in front of it), 0 when the message is consumed, or a
- * negative errno for a refusal (nothing was written).
+ * Everything that can fail (checks, the allocation of @hdr) happens
+ * before the first byte is written: a refused message writes nothing.
+ *
+ * Return: 1 when *@hdr must be queued, 0 when the message is consumed,
+ * or a negative errno for a refusal (nothing was written).
  */
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
-		     u32 *written)
+		     u32 *written, struct sk_buff **hdr)
 {
 	struct wind_sock *ws = wind_sk(peer->sk);
 	struct wind_dsmhdr dh;
@@ -222,6 +225,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	struct wind_region_k *r;
 	u32 hdr_len, data_len, region;
 	u64 offset, key;
+	struct sk_buff *h = NULL;
 	int data_off, err;
 
 	if (skb_copy_bits(skb, 0, &dh, sizeof(dh)))
@@ -246,27 +250,38 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 				     data_len, written);
 		if (err)
 			return err;
+	} else if (data_len > r->len - offset) {
+		return -ERANGE;
+	}
+	if (dh.mode == WIND_DSM_HEADER_THROUGH ||
+	    dh.mode == WIND_DSM_HEADER_DIFF) {
+		/* the record for recvmsg(), then the header */
+		h = alloc_skb(sizeof(*rec) + hdr_len, GFP_ATOMIC);
+		if (!h)
+			return -ENOMEM;
+		rec = skb_put(h, sizeof(*rec));
+		if (skb_copy_bits(skb, sizeof(dh), skb_put(h, hdr_len),
+				  hdr_len)) {
+			kfree_skb(h);
+			return -EINVAL;
+		}
+	}
+
+	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
 		wind_diff_walk(r, offset, r->len, skb, data_off, data_len, written);
 	} else {
-		if (data_len > r->len - offset)
-			return -ERANGE;
 		region_write(r, offset, skb, data_off, data_len);
 		*written = data_len;
 	}
-	if (dh.mode == WIND_DSM_DIRECT_MAP || dh.mode == WIND_DSM_DIRECT_DIFF)
+	if (!h)
 		return 0;
-
-	/* Header Through: keep the header, the record for recvmsg before it */
-	if (pskb_trim(skb, sizeof(dh) + hdr_len) ||
-	    skb_ensure_writable(skb, sizeof(struct wind_dsm)))
-		return -ENOMEM;
-	BUILD_BUG_ON(sizeof(struct wind_dsm) != sizeof(dh));
-	rec = (struct wind_dsm *)skb->data;
 	rec->mode = dh.mode;
 	rec->region = region;
 	rec->offset = offset;
 	rec->key = 0;		/* the receiver knows it; never echoed */
 	rec->hdr_len = hdr_len;
 	rec->data_len = *written;
+	*WIND_SKB_CB(h) = *WIND_SKB_CB(skb);
+	*hdr = h;
 	return 1;
 }

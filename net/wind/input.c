@@ -13,6 +13,7 @@
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
+#include <net/xfrm.h>
 #include <kunit/visibility.h>
 
 #include "compat.h"
@@ -33,6 +34,12 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	enum wind_wire_verdict v;
 	unsigned int hlen;
 
+	/* Wind sets DF and never sends IP fragments, but whoever did, IP
+	 * reassembled them into a frag_list: delivery chains a message's
+	 * packets through frag_list and wants each packet without one.
+	 */
+	if (skb_has_frag_list(skb) && !skb_is_gso(skb) && skb_linearize(skb))
+		return WIND_MIB_IN_ERR_RCVBUF;
 	if (!pskb_may_pull(skb, WIND_HLEN))
 		return WIND_MIB_IN_ERR_SHORT;
 	/* IP trimmed the packet to its payload: len must say the same */
@@ -156,6 +163,16 @@ int wind_rcv(struct sk_buff *skb)
 		goto drop;
 	}
 
+	/* protocol 253 is registered with no_policy: IPsec's inbound
+	 * policy is ours to enforce, as UDP does
+	 */
+	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb)) {
+		WIND_INC_STATS(net, WIND_MIB_IN_FILTERED);
+		sock_put(sk);
+		goto drop;
+	}
+	nf_reset_ct(skb);
+
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
 		wind_backlog_rcv(sk, skb);
@@ -198,19 +215,218 @@ static void oldest_rcv(struct wind_peer *peer, u32 oldest, u8 flags)
 		wind_data_skip(peer, oldest);
 }
 
-static void reset_rcv(struct sock *sk, struct wind_peer *peer,
-		      u32 src_tag, u32 dst_tag)
+/* Verified: the packet names our tag towards its sender, which only a
+ * host that receives at the sender's address can know (wind.rst,
+ * "Tags").
+ */
+static bool tag_verified(const struct windhdr *wh, u32 local_tag)
 {
-	/* only the incarnation the RESET names acts on it, and only once */
-	if (!peer || dst_tag != wind_sk(sk)->incarnation ||
-	    peer->remote_tag == src_tag) {
+	return ntohl(wh->dst_tag) == local_tag;
+}
+
+/* The peer (new, or one whose tag we held unverified) now has the tag
+ * @src_tag; a verified tag that replaces a verified one is a restart.
+ */
+static void peer_retag(struct wind_peer *peer, const struct windhdr *wh,
+		       bool verified)
+{
+	struct net *net = sock_net(peer->sk);
+
+	if (verified && peer->tag_ok && peer->remote_tag) {
+		/* the peer restarted: its old self is gone */
+		WIND_INC_STATS(net, WIND_MIB_PEERS_RESET);
+		wind_peer_fail(peer, ECONNRESET);
+	}
+	peer->remote_tag = ntohl(wh->src_tag);
+	peer->tag_ok = 0;
+	if (verified)
+		wind_peer_verified(peer);
+	wind_peer_reset_rx(peer, ntohl(wh->oldest));
+}
+
+/* Answer a packet that claims a new tag for a known peer with a
+ * CHALLENGE: a restarted peer answers it naming our tag, an off-path
+ * host never sees it.  At most one per WIND_CHALLENGE_GAP per peer.
+ */
+static void challenge(struct sock *sk, struct sk_buff *skb,
+		      struct wind_peer *peer)
+{
+	u32 now = jiffies;
+
+	if (peer->challenge_at &&
+	    now - peer->challenge_at < WIND_CHALLENGE_GAP)
+		return;
+	peer->challenge_at = now ?: 1;
+	wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, peer->local_tag);
+}
+
+/* The peer state a DATA or ACK packet may act on, given its tags, or
+ * NULL when it was answered (RESET, CHALLENGE) or counted, and is to be
+ * dropped.  The rules and why they hold are in wind.rst, "Tags".
+ */
+static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
+				  struct wind_peer *peer)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct windhdr *wh = wind_hdr(skb);
+	struct wind_sock *ws = wind_sk(sk);
+	struct net *net = sock_net(sk);
+	u8 type = wh->version_type & 0xf;
+	u32 local_tag;
+	bool verified;
+
+	local_tag = peer ? peer->local_tag :
+			   wind_local_tag(sk, iph->saddr, wh->source);
+	verified = tag_verified(wh, local_tag);
+	if (wh->dst_tag && !verified) {
+		/* meant for an earlier socket on this port, or forged */
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
+		if (type == WIND_PKT_DATA)
+			wind_send_ctl(sk, skb, WIND_PKT_RESET, local_tag);
+		return NULL;
+	}
+	if (!peer) {
+		if (type != WIND_PKT_DATA || ws->closing) {
+			WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
+			return NULL;
+		}
+		if (!verified &&
+		    ws->unverified >= WIND_PARAM(sk, unverified_max)) {
+			/* SYN-cookie style: no state until it answers */
+			WIND_INC_STATS(net, WIND_MIB_IN_NO_STATE);
+			wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag);
+			return NULL;
+		}
+		peer = wind_peer_create(sk, iph->saddr, wh->source, iph->daddr,
+					GFP_ATOMIC);
+		if (IS_ERR(peer)) {
+			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+			return NULL;
+		}
+		if (!verified) {
+			peer->unverified = 1;
+			ws->unverified++;
+		}
+		peer_retag(peer, wh, verified);
+		return peer;
+	}
+	if (peer->remote_tag == ntohl(wh->src_tag)) {
+		if (verified && !peer->tag_ok)
+			wind_peer_verified(peer);
+		return peer;
+	}
+	if (!verified && peer->remote_tag) {
+		/* "I restarted", from the peer or from anybody: only the
+		 * peer can prove it
+		 */
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
+		if (type == WIND_PKT_DATA)
+			challenge(sk, skb, peer);
+		return NULL;
+	}
+	peer_retag(peer, wh, verified);
+	return peer;
+}
+
+/* A RESET: the peer says the tag we named is not its own.  Only a RESET
+ * that names our tag towards it, from a tag other than the one we know,
+ * acts; the peer restarted, and its new self is verified.
+ */
+static void reset_rcv(struct sock *sk, struct wind_peer *peer,
+		      const struct windhdr *wh)
+{
+	if (!peer || !tag_verified(wh, peer->local_tag) ||
+	    peer->remote_tag == ntohl(wh->src_tag)) {
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
 		return;
 	}
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
 	wind_peer_fail(peer, ECONNRESET);
-	peer->remote_tag = src_tag;
+	peer->remote_tag = ntohl(wh->src_tag);
+	wind_peer_verified(peer);
 	peer->got_ack = 0;
+}
+
+/* A CHALLENGE: we claimed a tag the peer does not know (we are new to
+ * it, or it is new to us).  If it names our tag, the peer's tag is now
+ * known and verified, and what waits for it goes at once instead of at
+ * the next timeout.
+ */
+static void challenge_rcv(struct sock *sk, struct wind_peer *peer,
+			  const struct windhdr *wh)
+{
+	if (!peer || !tag_verified(wh, peer->local_tag)) {
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+		return;
+	}
+	if (peer->remote_tag != ntohl(wh->src_tag)) {
+		if (peer->tag_ok && peer->remote_tag) {
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
+			wind_peer_fail(peer, ECONNRESET);
+		}
+		peer->remote_tag = ntohl(wh->src_tag);
+	}
+	wind_peer_verified(peer);
+	peer->last_active = jiffies;
+	wind_rtx_now(peer);
+}
+
+/* Does the packet an ICMP error quotes (skb->data: its IP header) come
+ * from @peer's association, and is it still in flight?  Our tag towards
+ * the peer is a secret an off-path host never sees (wind.rst, "Tags").
+ * A quote too short to hold the Wind header cannot tell.
+ */
+static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
+{
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	unsigned int off = iph->ihl << 2;
+	const struct windhdr *wh;
+	u32 seq;
+
+	if (!pskb_may_pull(skb, off + WIND_HLEN))
+		return false;
+	iph = (const struct iphdr *)skb->data;
+	wh = (const struct windhdr *)(skb->data + off);
+	if (ntohl(wh->src_tag) != peer->local_tag)
+		return false;
+	if ((wh->version_type & 0xf) != WIND_PKT_DATA)
+		return (wh->version_type & 0xf) == WIND_PKT_ACK;
+	seq = ntohl(wh->seq);
+	return !wind_seq_before(seq, peer->snd_una) &&
+	       wind_seq_before(seq, peer->snd_nxt);
+}
+
+/* Act on an ICMP error with the socket locked: from wind_err(), or from
+ * the backlog when process context owned the socket then.
+ */
+static void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	const struct windhdr *wh = (const void *)(skb->data + (iph->ihl << 2));
+	const int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	struct wind_peer *peer;
+
+	peer = wind_peer_lookup(sk, iph->daddr, wh->dest);
+	if (!peer || type != ICMP_DEST_UNREACH)
+		return;
+	if (code == ICMP_FRAG_NEEDED) {
+		/* The route's MTU is the kernel's, shared with every socket,
+		 * and updated as for UDP; a quote that is not ours does not
+		 * make us rebuild anything.
+		 */
+		ipv4_sk_update_pmtu(skb, sk, ntohs(icmp_hdr(skb)->un.frag.mtu));
+		if (!icmp_quote_ok(skb, peer))
+			return;
+		dst_release(peer->dst);
+		peer->dst = NULL;
+		wind_peer_route(peer);
+	} else if (code == ICMP_PORT_UNREACH || code == ICMP_PROT_UNREACH) {
+		if (!icmp_quote_ok(skb, peer)) {
+			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+			return;
+		}
+		wind_peer_fail(peer, ECONNREFUSED);
+	}
 }
 
 /**
@@ -225,44 +441,27 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	const struct iphdr *iph = ip_hdr(skb);
 	const struct windhdr *wh = wind_hdr(skb);
 	struct wind_sock *ws = wind_sk(sk);
-	u32 src_tag = ntohl(wh->src_tag), dst_tag = ntohl(wh->dst_tag);
-	u8 type = wh->version_type & 0xf;
 	struct wind_peer *peer;
+	u8 type;
 
+	if (unlikely(iph->protocol == IPPROTO_ICMP)) {
+		/* an ICMP error that waited for process context */
+		icmp_error_rcv(sk, skb);
+		goto drop;
+	}
+	type = wh->version_type & 0xf;
 	peer = wind_peer_lookup(sk, iph->saddr, wh->source);
 	if (type == WIND_PKT_RESET) {
-		reset_rcv(sk, peer, src_tag, dst_tag);
+		reset_rcv(sk, peer, wh);
 		goto drop;
 	}
-	if (dst_tag && dst_tag != ws->incarnation) {
-		/* meant for an earlier socket on this port */
-		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
-		if (type == WIND_PKT_DATA)
-			wind_send_reset(sk, skb);
+	if (type == WIND_PKT_CHALLENGE) {
+		challenge_rcv(sk, peer, wh);
 		goto drop;
 	}
-	if (!peer) {
-		if (type != WIND_PKT_DATA || ws->closing) {
-			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
-			goto drop;
-		}
-		peer = wind_peer_create(sk, iph->saddr, wh->source, iph->daddr,
-					GFP_ATOMIC);
-		if (IS_ERR(peer)) {
-			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_RCVBUF);
-			goto drop;
-		}
-		peer->remote_tag = src_tag;
-		wind_peer_reset_rx(peer, ntohl(wh->oldest));
-	} else if (peer->remote_tag != src_tag) {
-		if (peer->remote_tag) {
-			/* the peer restarted: its old self is gone */
-			WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
-			wind_peer_fail(peer, ECONNRESET);
-		}
-		peer->remote_tag = src_tag;
-		wind_peer_reset_rx(peer, ntohl(wh->oldest));
-	}
+	peer = tags_rcv(sk, skb, peer);
+	if (!peer)
+		goto drop;
 
 	peer->last_active = jiffies;
 	/* A flushing close() does not wait forever on a peer that answers
@@ -299,8 +498,11 @@ EXPORT_SYMBOL_IF_KUNIT(wind_backlog_rcv);
  * @skb: the ICMP payload: our IP header and at least 8 bytes of ours
  * @info: the ICMP info (the MTU for "fragmentation needed")
  *
- * Port or protocol unreachable fails the peer with ECONNREFUSED; a
- * smaller path MTU shrinks the messages built from now on.
+ * Port or protocol unreachable fails the peer with ECONNREFUSED, and a
+ * smaller path MTU shrinks the packets built from now on, if the quoted
+ * packet is one of ours in flight (icmp_quote_ok()).  While process
+ * context owns the socket, a clone waits on the socket's backlog, so
+ * that neither an error nor a path MTU update is lost.
  *
  * Return: 0, or -ENOENT when no socket sent it.
  */
@@ -308,9 +510,8 @@ int wind_err(struct sk_buff *skb, u32 info)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
 	const struct windhdr *wh;
-	const int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
 	struct net *net = dev_net(skb->dev);
-	struct wind_peer *peer;
+	struct sk_buff *clone;
 	struct sock *sk;
 
 	wh = (const struct windhdr *)(skb->data + (iph->ihl << 2));
@@ -321,22 +522,18 @@ int wind_err(struct sk_buff *skb, u32 info)
 		return -ENOENT;
 
 	bh_lock_sock(sk);
-	/* process context owns it: the retransmission draws another error */
-	if (sock_owned_by_user(sk))
-		goto out;
-	peer = wind_peer_lookup(sk, iph->daddr, wh->dest);
-	if (!peer)
-		goto out;
-	if (type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED) {
-		ipv4_sk_update_pmtu(skb, sk, info);
-		dst_release(peer->dst);
-		peer->dst = NULL;
-		wind_peer_route(peer);
-	} else if (type == ICMP_DEST_UNREACH &&
-		   (code == ICMP_PORT_UNREACH || code == ICMP_PROT_UNREACH)) {
-		wind_peer_fail(peer, ECONNREFUSED);
+	if (!sock_owned_by_user(sk)) {
+		icmp_error_rcv(sk, skb);
+	} else {
+		/* the backlog tells it from a Wind packet by its outer
+		 * IP header's protocol
+		 */
+		clone = skb_clone(skb, GFP_ATOMIC);
+		if (clone && sk_add_backlog(sk, clone,
+					    READ_ONCE(sk->sk_rcvbuf) +
+					    READ_ONCE(sk->sk_sndbuf)))
+			kfree_skb(clone);
 	}
-out:
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;

@@ -36,6 +36,11 @@ static struct netlink_range_validation peer_idle_s_range = {
 	.max	= 86400,
 };
 
+static struct netlink_range_validation unverified_max_range = {
+	.min	= 0,
+	.max	= 65536,
+};
+
 static const struct nla_policy peer_get_policy[WIND_A_PEER_SOCK_PORT + 1] = {
 	[WIND_A_PEER_SOCK_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 };
@@ -47,6 +52,7 @@ static const struct nla_policy params_set_policy[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_WINDOW]		= NLA_POLICY_RANGE(NLA_U32, 1, WIND_RT_BITS),
 	[WIND_A_PARAMS_DELACK_MS]	= NLA_POLICY_RANGE(NLA_U32, 1, 1000),
 	[WIND_A_PARAMS_PEER_IDLE_S]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peer_idle_s_range),
+	[WIND_A_PARAMS_UNVERIFIED_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
 };
 
 /* The attribute of each counter of /proc/net/wind_stat */
@@ -79,6 +85,9 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_CWND_CUTS]	= WIND_A_STATS_OUT_CWND_CUTS,
 	[WIND_MIB_OUT_GSO_PACKETS]	= WIND_A_STATS_OUT_GSO_PACKETS,
 	[WIND_MIB_IN_GSO_PACKETS]	= WIND_A_STATS_IN_GSO_PACKETS,
+	[WIND_MIB_OUT_CHALLENGES]	= WIND_A_STATS_OUT_CHALLENGES,
+	[WIND_MIB_IN_NO_STATE]		= WIND_A_STATS_IN_NO_STATE,
+	[WIND_MIB_IN_FILTERED]		= WIND_A_STATS_IN_FILTERED,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */
@@ -94,6 +103,14 @@ static void *dump_msg_put(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			   &wind_genl_family, NLM_F_MULTI, cmd);
+}
+
+/* Tags are what keeps an off-path host out of an association
+ * (wind.rst, "Tags"): only an administrator of the namespace sees them.
+ */
+static bool may_see_tags(const struct netlink_callback *cb)
+{
+	return netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 }
 
 static int sock_fill(struct sk_buff *skb, struct netlink_callback *cb,
@@ -118,7 +135,8 @@ static int sock_fill(struct sk_buff *skb, struct netlink_callback *cb,
 			      WIND_A_SOCK_PAD) ||
 	    nla_put_u32(skb, WIND_A_SOCK_UID,
 			from_kuid_munged(user_ns, sock_i_uid(sk))) ||
-	    nla_put_u32(skb, WIND_A_SOCK_INCARNATION, wind_sk(sk)->incarnation))
+	    (may_see_tags(cb) &&
+	     nla_put_u32(skb, WIND_A_SOCK_INCARNATION, wind_sk(sk)->incarnation)))
 		goto cancel;
 	/* connect() set a default peer */
 	if (inet->inet_daddr &&
@@ -206,8 +224,9 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, WIND_A_PEER_RTO_US, peer->rtt.rto_us) ||
 	    nla_put_u32(skb, WIND_A_PEER_RETRIES, peer->retries) ||
 	    nla_put_u32(skb, WIND_A_PEER_MSS, peer->mss) ||
-	    nla_put_u32(skb, WIND_A_PEER_LOCAL_TAG, wind_sk(sk)->incarnation) ||
-	    nla_put_u32(skb, WIND_A_PEER_REMOTE_TAG, peer->remote_tag) ||
+	    (may_see_tags(cb) &&
+	     (nla_put_u32(skb, WIND_A_PEER_LOCAL_TAG, peer->local_tag) ||
+	      nla_put_u32(skb, WIND_A_PEER_REMOTE_TAG, peer->remote_tag))) ||
 	    nla_put_u32(skb, WIND_A_PEER_LAST_ACTIVE_MS,
 			jiffies_to_msecs(jiffies - peer->last_active)) ||
 	    peer_put_u64(skb, WIND_A_PEER_RETRANSMITS, peer->retransmits) ||
@@ -410,7 +429,9 @@ static int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, WIND_A_PARAMS_WINDOW, READ_ONCE(p->window)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_DELACK_MS, READ_ONCE(p->delack_ms)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_PEER_IDLE_S,
-			READ_ONCE(p->peer_idle_s))) {
+			READ_ONCE(p->peer_idle_s)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_UNVERIFIED_MAX,
+			READ_ONCE(p->unverified_max))) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		return -EMSGSIZE;
@@ -452,6 +473,7 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.window = READ_ONCE(cur->window);
 	p.delack_ms = READ_ONCE(cur->delack_ms);
 	p.peer_idle_s = READ_ONCE(cur->peer_idle_s);
+	p.unverified_max = READ_ONCE(cur->unverified_max);
 
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MIN_MS, &p.rto_min_ms);
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MAX_MS, &p.rto_max_ms);
@@ -459,6 +481,7 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	any |= param_take(tb, WIND_A_PARAMS_WINDOW, &p.window);
 	any |= param_take(tb, WIND_A_PARAMS_DELACK_MS, &p.delack_ms);
 	any |= param_take(tb, WIND_A_PARAMS_PEER_IDLE_S, &p.peer_idle_s);
+	any |= param_take(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &p.unverified_max);
 	if (!any) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no tunable given");
 		err = -EINVAL;
@@ -483,6 +506,8 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	param_apply(tb, WIND_A_PARAMS_DELACK_MS, &cur->delack_ms, p.delack_ms);
 	param_apply(tb, WIND_A_PARAMS_PEER_IDLE_S, &cur->peer_idle_s,
 		    p.peer_idle_s);
+	param_apply(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &cur->unverified_max,
+		    p.unverified_max);
 out:
 	mutex_unlock(&params_mutex);
 	return err;
@@ -512,7 +537,7 @@ static const struct genl_ops wind_genl_ops[] = {
 		.doit		= wind_nl_params_set_doit,
 		.policy		= params_set_policy,
 		.maxattr	= WIND_A_PARAMS_MAX,
-		.flags		= GENL_ADMIN_PERM,
+		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -45,6 +45,9 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_CWND_CUTS]	= "OutCwndCuts",
 	[WIND_MIB_OUT_GSO_PACKETS]	= "OutGsoPackets",
 	[WIND_MIB_IN_GSO_PACKETS]	= "InGsoPackets",
+	[WIND_MIB_OUT_CHALLENGES]	= "OutChallenges",
+	[WIND_MIB_IN_NO_STATE]		= "InNoState",
+	[WIND_MIB_IN_FILTERED]		= "InFiltered",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)
@@ -96,6 +99,7 @@ static struct wind_params wind_default_params = {
 	.window		= 256,
 	.delack_ms	= 4,
 	.peer_idle_s	= 300,
+	.unverified_max	= 1024,
 };
 
 static int one = 1;
@@ -104,6 +108,7 @@ static int retries_limit = 100;
 static int window_limit = WIND_RT_BITS;
 static int delack_limit = 1000;
 static int idle_limit = 86400;
+static int unverified_limit = 65536;
 
 #define WIND_SYSCTL(name, lo, hi) {				\
 	.procname	= #name,				\
@@ -122,6 +127,7 @@ static struct ctl_table wind_sysctl_template[] = {
 	WIND_SYSCTL(window, &one, &window_limit),
 	WIND_SYSCTL(delack_ms, &one, &delack_limit),
 	WIND_SYSCTL(peer_idle_s, &one, &idle_limit),
+	WIND_SYSCTL(unverified_max, SYSCTL_ZERO, &unverified_limit),
 	{ }
 };
 

@@ -95,6 +95,18 @@ u32 wind_ack_seq(const struct wind_peer *peer)
 	return peer->rcv_nxt;
 }
 
+/* Name the socket as the packet's owner for the hooks of the output
+ * path (cgroup egress BPF, netfilter's owner match, the LSMs) without
+ * charging its send buffer: the write queue is charged already.  The
+ * caller holds the socket lock, hence a live socket.
+ */
+static void set_owner(struct sk_buff *skb, struct sock *sk)
+{
+	sock_hold(sk);
+	skb->sk = sk;
+	skb->destructor = sock_efree;
+}
+
 static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 			u8 type, u8 flags, u32 seq, u32 ack)
 {
@@ -110,7 +122,7 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 	wh->version_type = WIND_VERSION << 4 | type;
 	wh->flags = flags | (peer->got_ack ? 0 : WIND_F_SYN);
 	wh->window = htons(wind_rcv_window(peer));
-	wh->src_tag = htonl(wind_sk(sk)->incarnation);
+	wh->src_tag = htonl(peer->local_tag);
 	wh->dst_tag = htonl(peer->remote_tag);
 	wh->seq = htonl(seq);
 	wh->ack = htonl(ack);
@@ -151,6 +163,7 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 	peer->last_active = jiffies;
 	peer->tx_packets += npkts;
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
+	set_owner(skb, sk);
 	ip_build_and_send_pkt(skb, sk, peer->saddr, peer->daddr, NULL,
 			      inet_sk(sk)->tos);
 }
@@ -376,14 +389,20 @@ void wind_send_ack(struct wind_peer *peer)
 }
 
 /**
- * wind_send_reset() - answer a packet addressed to a gone incarnation
+ * wind_send_ctl() - answer a packet with a RESET or a CHALLENGE
  * @sk: our socket, locked
  * @in_skb: the packet, its Wind header validated
+ * @type: WIND_PKT_RESET or WIND_PKT_CHALLENGE
+ * @local_tag: our tag towards the packet's sender
  *
- * The RESET names the sender's incarnation (so only it acts on it) and
- * ours (so it learns who we are now).  No peer state is created.
+ * Both name the tag the packet claimed as dst_tag, so that only the
+ * socket that owns it acts on the answer, and ours as src_tag.  A RESET
+ * says "the tag you named is not mine (any more)"; a CHALLENGE says
+ * "prove the tag you claim: send again, naming mine" (wind.rst, "Tags").
+ * No peer state is created; RESETs are rate-limited per socket.
  */
-void wind_send_reset(struct sock *sk, struct sk_buff *in_skb)
+void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
+		   u32 local_tag)
 {
 	const struct iphdr *iph = ip_hdr(in_skb);
 	const struct windhdr *in = wind_hdr(in_skb);
@@ -392,6 +411,8 @@ void wind_send_reset(struct sock *sk, struct sk_buff *in_skb)
 	struct flowi4 fl4;
 	struct rtable *rt;
 
+	if (type == WIND_PKT_RESET && !__ratelimit(&wind_sk(sk)->reset_rs))
+		return;
 	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
 				   iph->daddr, in->source, in->dest,
 				   IPPROTO_WIND, 0, sk->sk_bound_dev_if);
@@ -409,8 +430,8 @@ void wind_send_reset(struct sock *sk, struct sk_buff *in_skb)
 	wh->source = in->dest;
 	wh->dest = in->source;
 	wh->len = htons(WIND_HLEN);
-	wh->version_type = WIND_VERSION << 4 | WIND_PKT_RESET;
-	wh->src_tag = htonl(wind_sk(sk)->incarnation);
+	wh->version_type = WIND_VERSION << 4 | type;
+	wh->src_tag = htonl(local_tag);
 	wh->dst_tag = in->src_tag;
 	wh->check = csum_tcpudp_magic(fl4.saddr, iph->saddr, WIND_HLEN,
 				      IPPROTO_WIND, csum_partial(wh, WIND_HLEN, 0));
@@ -418,6 +439,9 @@ void wind_send_reset(struct sock *sk, struct sk_buff *in_skb)
 		wh->check = CSUM_MANGLED_0;
 	skb_dst_set(skb, &rt->dst);
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
+	if (type == WIND_PKT_CHALLENGE)
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
+	set_owner(skb, sk);
 	ip_build_and_send_pkt(skb, sk, fl4.saddr, iph->saddr, NULL, 0);
 }
 
@@ -549,6 +573,12 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 
 	if (msg->msg_flags & ~WIND_SEND_FLAGS)
 		return -EOPNOTSUPP;
+	/* shutdown(SHUT_WR): no more messages, as on a stream socket */
+	if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) {
+		if (!(msg->msg_flags & MSG_NOSIGNAL))
+			send_sig(SIGPIPE, current, 0);
+		return -EPIPE;
+	}
 	type = msgtype_of(sk, msg->msg_flags);
 	if (type < 0)
 		return type;

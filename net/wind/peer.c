@@ -5,7 +5,7 @@
  * the socket closes or after peer_idle_s without traffic.
  */
 #include <linux/errqueue.h>
-#include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/ip.h>
@@ -17,13 +17,54 @@
 /* A flood of spoofed sources must not grow a socket without bound. */
 #define WIND_MAX_PEERS	65536
 
+/* Keyed by a per-socket secret: a sender that picks its addresses and
+ * ports cannot pile its peers into one bucket.
+ */
 static struct hlist_head *peer_bucket(struct wind_sock *ws, __be32 daddr,
 				      __be16 dport)
 {
-	u32 h = hash_32((__force u32)daddr ^ ((__force u32)dport << 16),
-			WIND_PEER_HASH_BITS);
+	u32 h = jhash_2words((__force u32)daddr, (__force u32)dport,
+			     ws->hash_seed);
 
-	return &ws->peers[h];
+	return &ws->peers[h >> (32 - WIND_PEER_HASH_BITS)];
+}
+
+/**
+ * wind_local_tag() - our tag towards a remote address and port
+ * @sk: the socket
+ * @daddr: the peer's address
+ * @dport: the peer's Wind port
+ *
+ * The tag every packet to that peer carries as src_tag, and every packet
+ * from it must carry as dst_tag once it knows it (wind.rst, "Tags"):
+ * derived from a per-socket secret, so a new socket on the same port
+ * has new tags, and a peer that knows its own tag learns nothing about
+ * the socket's tags towards other peers.
+ *
+ * Return: the tag, never 0.
+ */
+u32 wind_local_tag(struct sock *sk, __be32 daddr, __be16 dport)
+{
+	u32 tag = siphash_2u32((__force u32)daddr, (__force u32)dport,
+			       &wind_sk(sk)->tag_key);
+
+	return tag ?: 1;
+}
+
+/**
+ * wind_peer_verified() - the peer proved it receives at its address
+ * @peer: the peer, its socket locked
+ *
+ * Called when a packet from the peer carried our local tag: its
+ * remote_tag is now the one an off-path host cannot forge.
+ */
+void wind_peer_verified(struct wind_peer *peer)
+{
+	peer->tag_ok = 1;
+	if (peer->unverified) {
+		peer->unverified = 0;
+		wind_sk(peer->sk)->unverified--;
+	}
 }
 
 /**
@@ -99,6 +140,8 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	u32 isn;
 	int err;
 
+	/* an idle peer and its receive table fit kmalloc-512 and -128 */
+	BUILD_BUG_ON(sizeof(struct wind_peer) > 512);
 	sock_owned_by_me(sk);
 	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
 		return ERR_PTR(-ENOBUFS);
@@ -110,6 +153,7 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	peer->daddr = daddr;
 	peer->dport = dport;
 	peer->saddr = saddr;
+	peer->local_tag = wind_local_tag(sk, daddr, dport);
 	err = wind_peer_route(peer);
 	if (err) {
 		kfree(peer);
@@ -289,6 +333,10 @@ void wind_peer_remove(struct wind_peer *peer)
 	peer->state = WIND_PEER_DEAD;
 	hlist_del_rcu(&peer->hnode);
 	WRITE_ONCE(ws->npeers, ws->npeers - 1);
+	if (peer->unverified)
+		ws->unverified--;
+	if (peer->starved)
+		ws->starved--;
 	fail_write_queue(peer, ECONNABORTED);
 	wind_purge_rx(peer);
 	wind_timers_shutdown(peer);

@@ -24,7 +24,9 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/percpu.h>
+#include <linux/ratelimit.h>
 #include <linux/refcount.h>
+#include <linux/siphash.h>
 #include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/netns/generic.h>
@@ -46,7 +48,11 @@
  * reordering window is 0 then) while the peer has shown no reordering
  */
 #define WIND_DUPTHRESH		3
-#define WIND_PEER_HASH_BITS	6
+#define WIND_PEER_HASH_BITS	8
+/* At most one CHALLENGE per peer in this long (restart claims) */
+#define WIND_CHALLENGE_GAP	(HZ / 10)
+/* RESETs a socket sends per second, at most */
+#define WIND_RESET_RATE		200
 #define WIND_PORT_HASH_BITS	8
 
 /* Counters of a network namespace, shown in /proc/net/wind_stat. */
@@ -79,6 +85,9 @@ enum wind_mib_field {
 	WIND_MIB_OUT_CWND_CUTS,
 	WIND_MIB_OUT_GSO_PACKETS,
 	WIND_MIB_IN_GSO_PACKETS,
+	WIND_MIB_OUT_CHALLENGES,
+	WIND_MIB_IN_NO_STATE,
+	WIND_MIB_IN_FILTERED,
 	WIND_MIB_MAX
 };
 
@@ -94,6 +103,7 @@ struct wind_params {
 	int window;
 	int delack_ms;
 	int peer_idle_s;
+	int unverified_max;
 };
 
 struct wind_net {
@@ -149,8 +159,12 @@ struct wind_peer {
 	u8 state;			/* enum wind_peer_state */
 	u8 got_ack:1;			/* peer acknowledged this state once */
 	u8 starved:1;			/* we advertised it a small window */
-	u32 remote_tag;			/* peer socket's incarnation, 0 unknown */
+	u8 tag_ok:1;			/* remote_tag came with our local_tag */
+	u8 unverified:1;		/* counted in wind_sock.unverified */
+	u32 local_tag;			/* our tag towards the peer, never 0 */
+	u32 remote_tag;			/* the peer's tag towards us, 0 unknown */
 	u32 mss;			/* payload bytes per data packet */
+	u32 challenge_at;		/* jiffies of our last CHALLENGE, or 0 */
 	struct dst_entry *dst;		/* cached route */
 	unsigned long last_active;	/* jiffies of the last packet either way */
 
@@ -182,6 +196,10 @@ struct wind_peer {
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
 					 */
+	/* receive side, here to fill what the timer's alignment leaves */
+	u8 nrefused;
+	u16 ack_pending;		/* packets arrived since our last ack */
+	u16 rcv_wnd;			/* window we last advertised */
 	struct timer_list rtx_timer;	/* retransmission and window probe */
 	struct list_head sync_waiters;
 
@@ -189,9 +207,6 @@ struct wind_peer {
 	struct wind_rtable *rt;		/* allocated on the first data packet */
 	u32 rcv_nxt;			/* every seq before this has arrived */
 	struct sk_buff_head rq;		/* arrived, not yet delivered, by seq */
-	u16 ack_pending;		/* packets arrived since our last ack */
-	u16 rcv_wnd;			/* window we last advertised */
-	u8 nrefused;
 	struct timer_list delack_timer;
 	struct wind_refusal refused[WIND_MAX_NAKS];
 
@@ -216,6 +231,12 @@ struct wind_sock {
 	struct inet_sock inet;
 	struct hlist_node port_node;	/* in wind_net.ports, port_lock */
 	u32 incarnation;		/* random, never 0 */
+	siphash_key_t tag_key;		/* derives local tags from peers */
+	u32 hash_seed;			/* keys the peer hash */
+	u32 unverified;			/* peers no packet with their tag
+					 * proved yet; socket lock
+					 */
+	struct ratelimit_state reset_rs;	/* RESETs sent */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 recverr:1;
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
@@ -280,6 +301,8 @@ void wind_peer_remove(struct wind_peer *peer);
 void wind_peers_destroy(struct sock *sk);
 bool wind_peer_idle(const struct wind_peer *peer);
 void wind_peers_gc(struct timer_list *t);
+u32 wind_local_tag(struct sock *sk, __be32 daddr, __be16 dport);
+void wind_peer_verified(struct wind_peer *peer);
 void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 		       u32 lost);
 
@@ -293,7 +316,8 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 void wind_push(struct wind_peer *peer);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
-void wind_send_reset(struct sock *sk, struct sk_buff *in_skb);
+void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
+		   u32 local_tag);
 u16 wind_rcv_window(struct wind_peer *peer);
 u32 wind_full_window(const struct wind_peer *peer);
 u32 wind_free_window(const struct wind_peer *peer);
@@ -324,13 +348,14 @@ void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
 void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		  const struct wind_ackhdr *ah);
+void wind_rtx_now(struct wind_peer *peer);
 
 /* dsm.c */
 int wind_region_add(struct sock *sk, const struct wind_region *reg);
 int wind_region_del(struct sock *sk, u32 id);
 void wind_regions_destroy(struct sock *sk);
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
-		     u32 *written);
+		     u32 *written, struct sk_buff **hdr);
 
 /* offload.c */
 int wind_offload_init(void);

@@ -21,6 +21,11 @@ static int wind_init_sock(struct sock *sk)
 	do {
 		ws->incarnation = get_random_u32();
 	} while (!ws->incarnation);
+	get_random_bytes(&ws->tag_key, sizeof(ws->tag_key));
+	ws->hash_seed = get_random_u32();
+	ratelimit_state_init(&ws->reset_rs, HZ, WIND_RESET_RATE);
+	/* RESETs held back are not logged: it is never exited */
+	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);
 	ws->msgtype = WIND_ASYNC_ORDERED;
 	INIT_HLIST_NODE(&ws->port_node);
 	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)

@@ -37,9 +37,13 @@ static u32 rto_min_us(const struct wind_peer *peer)
 	return WIND_PARAM(peer->sk, rto_min_ms) * USEC_PER_MSEC;
 }
 
+/* The sysctls are set one at a time: a ceiling below the floor is
+ * taken as the floor (netlink refuses it outright).
+ */
 static u32 rto_max_us(const struct wind_peer *peer)
 {
-	return WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC;
+	return max_t(u32, WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC,
+		     rto_min_us(peer));
 }
 
 /* The delayed-ACK delay; a one-jiffy timer may fire at once, so at least
@@ -232,6 +236,25 @@ static void rtx_timeout(struct wind_peer *peer)
 		}
 		retransmit(peer, first ?: skb_peek(&peer->wq), WIND_F_ACKREQ);
 	}
+	wind_rtx_timer_arm(peer);
+}
+
+/**
+ * wind_rtx_now() - resend the oldest packet in flight at once
+ * @peer: the peer, its socket locked
+ *
+ * For a peer that just proved its tag (a CHALLENGE answered): what it
+ * dropped while it did not know us need not wait for a timeout.  Its
+ * ACK, asked for at once, shows what else is missing; no retry is
+ * counted and the window is not cut.
+ */
+void wind_rtx_now(struct wind_peer *peer)
+{
+	struct sk_buff *skb = skb_peek(&peer->wq);
+
+	if (!skb || skb == peer->send_head)
+		return;
+	retransmit(peer, skb, WIND_F_ACKREQ);
 	wind_rtx_timer_arm(peer);
 }
 

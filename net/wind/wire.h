@@ -46,6 +46,7 @@ static inline unsigned int wind_type_hlen(u8 type)
 	case WIND_PKT_ACK:
 		return WIND_HLEN + sizeof(struct wind_ackhdr);
 	case WIND_PKT_RESET:
+	case WIND_PKT_CHALLENGE:
 		return WIND_HLEN;
 	}
 	return 0;

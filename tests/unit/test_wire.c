@@ -90,11 +90,16 @@ static void header__version_type_tag_flags(void)
 	mk(&p, WIND_PKT_RESET, WIND_HLEN);
 	CHECK(wind_wire_check_hdr(&p.wh, &hlen) == WIND_WIRE_OK);
 	CHECK(hlen == WIND_HLEN);
+	mk(&p, WIND_PKT_CHALLENGE, WIND_HLEN);
+	CHECK(wind_wire_check_hdr(&p.wh, &hlen) == WIND_WIRE_OK);
+	CHECK(hlen == WIND_HLEN);
+	mk(&p, WIND_PKT_CHALLENGE, WIND_HLEN - 1);
+	CHECK(wind_wire_check_len(&p.wh, WIND_HLEN - 1) == WIND_WIRE_LENGTH);
 	p.wh.version_type = (WIND_VERSION + 1) << 4 | WIND_PKT_RESET;
 	CHECK(wind_wire_check_hdr(&p.wh, &hlen) == WIND_WIRE_HEADER);
 	for (t = 0; t < 16; t++) {
 		mk(&p, t, WIND_ACK_LEN(0));
-		if (t >= WIND_PKT_DATA && t <= WIND_PKT_RESET)
+		if (t >= WIND_PKT_DATA && t <= WIND_PKT_CHALLENGE)
 			continue;
 		CHECK(wind_wire_check_hdr(&p.wh, &hlen) == WIND_WIRE_HEADER);
 	}
@@ -233,7 +238,7 @@ static void random__accepted_means_consistent(void)
 	bool ok = true;
 
 	for (i = 0; i < 1000000 && ok; i++) {
-		u8 type = rnd() % 4;
+		u8 type = rnd() % 6;
 		u16 len = rnd() % 2 ? rnd() % 128 : rnd();
 		unsigned int ip_len = rnd() % 8 ? len : rnd() & 0xffff;
 		unsigned int j;

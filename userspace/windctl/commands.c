@@ -43,6 +43,9 @@ static const struct {
 	{ WIND_A_STATS_OUT_CWND_CUTS,		"OutCwndCuts" },
 	{ WIND_A_STATS_OUT_GSO_PACKETS,		"OutGsoPackets" },
 	{ WIND_A_STATS_IN_GSO_PACKETS,		"InGsoPackets" },
+	{ WIND_A_STATS_OUT_CHALLENGES,		"OutChallenges" },
+	{ WIND_A_STATS_IN_NO_STATE,		"InNoState" },
+	{ WIND_A_STATS_IN_FILTERED,		"InFiltered" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
@@ -53,6 +56,7 @@ static const char *const param_names[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_WINDOW]		= "window",
 	[WIND_A_PARAMS_DELACK_MS]	= "delack_ms",
 	[WIND_A_PARAMS_PEER_IDLE_S]	= "peer_idle_s",
+	[WIND_A_PARAMS_UNVERIFIED_MAX]	= "unverified_max",
 };
 
 static const char *const peer_status_names[] = {

@@ -84,6 +84,7 @@ enum wind_pkt_type {
 	WIND_PKT_DATA = 1,	/* one fragment of a message */
 	WIND_PKT_ACK = 2,	/* cumulative and selective acknowledgment */
 	WIND_PKT_RESET = 3,	/* "you name an incarnation of mine that is gone" */
+	WIND_PKT_CHALLENGE = 4,	/* "prove you are the tag you claim": echo my tag */
 };
 
 /* windhdr.flags */
@@ -101,8 +102,8 @@ struct windhdr {
 	__u8	version_type;	/* version << 4 | enum wind_pkt_type */
 	__u8	flags;		/* WIND_F_* */
 	__be16	window;		/* packets the sender can still receive */
-	__be32	src_tag;	/* sender socket's incarnation (never 0) */
-	__be32	dst_tag;	/* receiver's incarnation as known, 0 if not */
+	__be32	src_tag;	/* sender's tag towards the receiver (never 0) */
+	__be32	dst_tag;	/* receiver's tag towards the sender, 0 if unknown */
 	__be32	seq;		/* packet sequence number (DATA) */
 	__be32	ack;		/* every seq before this was received */
 	__be32	oldest;		/* sender's oldest unacknowledged seq */
@@ -251,6 +252,9 @@ enum {
 	WIND_A_STATS_OUT_CWND_CUTS,
 	WIND_A_STATS_OUT_GSO_PACKETS,
 	WIND_A_STATS_IN_GSO_PACKETS,
+	WIND_A_STATS_OUT_CHALLENGES,
+	WIND_A_STATS_IN_NO_STATE,
+	WIND_A_STATS_IN_FILTERED,
 
 	__WIND_A_STATS_MAX,
 	WIND_A_STATS_MAX = (__WIND_A_STATS_MAX - 1)
@@ -263,6 +267,7 @@ enum {
 	WIND_A_PARAMS_WINDOW,
 	WIND_A_PARAMS_DELACK_MS,
 	WIND_A_PARAMS_PEER_IDLE_S,
+	WIND_A_PARAMS_UNVERIFIED_MAX,
 
 	__WIND_A_PARAMS_MAX,
 	WIND_A_PARAMS_MAX = (__WIND_A_PARAMS_MAX - 1)
