@@ -440,4 +440,58 @@ TEST_F(sock, socket_buffers)
 	EXPECT_EQ(2 * v, sockopt_int(fd, SOL_SOCKET, SO_SNDBUF));
 }
 
+/* shutdown(SHUT_WR): every later send fails with EPIPE (SIGPIPE unless
+ * MSG_NOSIGNAL), as on a stream socket; receiving goes on.
+ */
+TEST_F(sock, shutdown_wr_stops_sends)
+{
+	int tx = new_sock(_metadata, self, 0);
+	int rx = new_sock(_metadata, self, 0);
+	struct sockaddr_in to;
+	char c = 'x';
+
+	ASSERT_LE(0, tx);
+	ASSERT_LE(0, rx);
+	ASSERT_EQ(0, bind_to(rx, NODE0, 5300));
+	wind_sin(&to, NODE0, 5300);
+	ASSERT_EQ(1, sendto(tx, &c, 1, 0, (struct sockaddr *)&to, sizeof(to)));
+	ASSERT_EQ(0, connect(tx, (struct sockaddr *)&to, sizeof(to)));
+	ASSERT_EQ(0, shutdown(tx, SHUT_WR));
+	errno = 0;
+	EXPECT_EQ(-1, sendto(tx, &c, 1, MSG_NOSIGNAL, (struct sockaddr *)&to,
+			     sizeof(to)));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_EQ(-1, sendto(tx, &c, 1, MSG_NOSIGNAL | MSG_WIND_SYNC,
+			     (struct sockaddr *)&to, sizeof(to)));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_EQ(-1, send(tx, &c, 1, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	/* what was sent before the shutdown arrives */
+	EXPECT_EQ(1, recv(rx, &c, 1, 0));
+}
+
+/* The sysctls may leave rto_min_ms above rto_max_ms (one write at a
+ * time): the ceiling is then taken as the floor, and traffic flows.
+ */
+TEST_F(sock, rto_min_above_max_still_works)
+{
+	int tx, rx;
+	struct sockaddr_in to;
+	char buf[4] = "abc";
+
+	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/rto_max_ms", "30"));
+	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/rto_min_ms", "200"));
+	tx = new_sock(_metadata, self, 0);
+	rx = new_sock(_metadata, self, 0);
+	ASSERT_LE(0, tx);
+	ASSERT_LE(0, rx);
+	ASSERT_EQ(0, bind_to(rx, NODE0, 5301));
+	wind_sin(&to, NODE0, 5301);
+	EXPECT_EQ(3, sendto(tx, buf, 3, MSG_WIND_SYNC, (struct sockaddr *)&to,
+			    sizeof(to)));
+	memset(buf, 0, sizeof(buf));
+	EXPECT_EQ(3, recv(rx, buf, sizeof(buf), 0));
+	EXPECT_STREQ("abc", buf);
+}
+
 TEST_HARNESS_MAIN
