@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attacks on the wire, from a host that knows addresses and ports but
+ * never sees the traffic (wind.rst, "Tags"), and from senders that bend
+ * the IP layer.  Three nodes on a bridge (lib.c):
+ *
+ *   wind0 10.77.0.1: the real peer A (socket a)
+ *   wind1 10.77.0.2: the receiver B (socket b)        all on br0
+ *   wind2 10.77.0.3: the attacker: raw IP_HDRINCL socket, any source
+ *
+ * B's answers to forged packets go to the forged address, never back to
+ * the attacker.  Each test asserts what a user relies on: nothing the
+ * real peer did not send is delivered as the peer's, no association is
+ * reset, a sync send in flight succeeds, state stays bounded, and the
+ * counters show what was dropped.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <netinet/ip.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib.h"
+/* The 6.1 harness and its TEST() macros leave parameters unused */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "harness.h"
+
+#define WAIT_MS		10000
+#define HDRS_LEN	(sizeof(struct windhdr) + sizeof(struct wind_datahdr))
+#define A		0
+#define B		1
+#define EVE		2
+
+struct nodes {
+	int a, b, raw;
+	uint16_t a_port, b_port;
+};
+
+static int nodes_setup(struct nodes *n)
+{
+	struct sockaddr_in sa;
+
+	n->a = n->b = n->raw = -1;
+	if (wind_topo_setup(3))
+		return -1;
+	n->a = wind_bound_socket(wind_ns(A), 0, &sa);
+	if (n->a < 0)
+		return -1;
+	n->a_port = ntohs(sa.sin_port);
+	n->b = wind_bound_socket(wind_ns(B), 0, &sa);
+	if (n->b < 0)
+		return -1;
+	n->b_port = ntohs(sa.sin_port);
+	/* IPPROTO_RAW: we write the IP header, source address included */
+	n->raw = wind_socket_in(wind_ns(EVE), SOCK_RAW, IPPROTO_RAW);
+	return n->raw < 0 ? -1 : 0;
+}
+
+static void nodes_teardown(struct nodes *n)
+{
+	if (n->raw >= 0)
+		close(n->raw);
+	if (n->a >= 0)
+		close(n->a);
+	if (n->b >= 0)
+		close(n->b);
+	wind_topo_teardown();
+}
+
+struct forged {
+	uint8_t type, flags;
+	uint32_t src_tag, dst_tag, seq, ack, oldest;
+	uint16_t frag, nfrags;
+	uint32_t msg_len;
+};
+
+/* A Wind packet as @f says, checksummed for src -> dst; returns its length */
+static size_t craft(uint8_t *pkt, const struct forged *f, in_addr_t src,
+		    uint16_t sport, in_addr_t dst, uint16_t dport,
+		    const void *payload, size_t plen)
+{
+	struct windhdr *wh = (struct windhdr *)pkt;
+	struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+	size_t hlen = sizeof(*wh);
+
+	if (f->type == WIND_PKT_DATA)
+		hlen = HDRS_LEN;
+	else if (f->type == WIND_PKT_ACK)
+		hlen = sizeof(*wh) + sizeof(struct wind_ackhdr);
+	memset(pkt, 0, hlen);
+	wh->source = htons(sport);
+	wh->dest = htons(dport);
+	wh->len = htons(hlen + plen);
+	wh->version_type = WIND_VERSION << 4 | f->type;
+	wh->flags = f->flags;
+	wh->window = htons(64);
+	wh->src_tag = htonl(f->src_tag);
+	wh->dst_tag = htonl(f->dst_tag);
+	wh->seq = htonl(f->seq);
+	wh->ack = htonl(f->ack);
+	wh->oldest = htonl(f->oldest);
+	if (f->type == WIND_PKT_DATA) {
+		dh->frag = htons(f->frag);
+		dh->nfrags = htons(f->nfrags);
+		dh->msg_len = htonl(f->msg_len);
+	}
+	memcpy(pkt + hlen, payload, plen);
+	wh->check = wind_pkt_csum(src, dst, hlen + plen, pkt, hlen + plen);
+	return hlen + plen;
+}
+
+/*
+ * Send @len bytes of Wind packet from @src to @dst as IP fragments of at
+ * most @fraglen payload bytes (a multiple of 8; 0: one unfragmented IP
+ * packet with DF).  The kernel fills the IP checksum and total length.
+ */
+static int send_ip(int raw, in_addr_t src, in_addr_t dst, uint16_t id,
+		   const uint8_t *pkt, size_t len, size_t fraglen)
+{
+	uint8_t buf[70000];
+	struct iphdr *ip = (struct iphdr *)buf;
+	struct sockaddr_in to;
+	size_t off = 0;
+
+	wind_sin(&to, dst, 0);
+	do {
+		size_t n = fraglen && len - off > fraglen ? fraglen : len - off;
+		bool more = off + n < len;
+
+		memset(ip, 0, sizeof(*ip));
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->ttl = 64;
+		ip->protocol = IPPROTO_WIND;
+		ip->saddr = src;
+		ip->daddr = dst;
+		ip->id = htons(id);
+		ip->tot_len = htons(sizeof(*ip) + n);
+		ip->frag_off = htons(fraglen ? (more ? IP_MF : 0) | (off / 8) :
+					       IP_DF);
+		memcpy(buf + sizeof(*ip), pkt + off, n);
+		if (sendto(raw, buf, sizeof(*ip) + n, 0,
+			   (struct sockaddr *)&to, sizeof(to)) !=
+		    (ssize_t)(sizeof(*ip) + n))
+			return -1;
+		off += n;
+	} while (off < len);
+	return 0;
+}
+
+static ssize_t recv_wait(int fd, void *buf, size_t len,
+			 struct sockaddr_in *from, int timeout_ms)
+{
+	socklen_t alen = sizeof(*from);
+	int ev = wind_poll(fd, POLLIN, timeout_ms);
+
+	if (ev <= 0) {
+		errno = ev ? errno : ETIMEDOUT;
+		return -1;
+	}
+	memset(from, 0, sizeof(*from));
+	return recvfrom(fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)from,
+			&alen);
+}
+
+static bool rx_empty(int fd)
+{
+	char c;
+
+	return recv(fd, &c, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN;
+}
+
+static int send_to(int fd, const void *buf, size_t len, int node,
+		   uint16_t port, int flags)
+{
+	struct sockaddr_in to;
+
+	wind_sin(&to, wind_node_addr(node), port);
+	return sendto(fd, buf, len, flags, (struct sockaddr *)&to,
+		      sizeof(to)) == (ssize_t)len ? 0 : -1;
+}
+
+/* The next message on @fd must be @len bytes of wind_fill(@seed) from
+ * node @node, port @port.
+ */
+static int expect_msg(int fd, size_t len, uint32_t seed, int node,
+		      uint16_t port)
+{
+	static uint8_t in[1 << 17];
+	struct sockaddr_in from;
+	ssize_t r = recv_wait(fd, in, sizeof(in), &from, WAIT_MS);
+
+	if (r != (ssize_t)len || !wind_fill_ok(in, len, seed) ||
+	    from.sin_addr.s_addr != wind_node_addr(node) ||
+	    ntohs(from.sin_port) != port) {
+		printf("# expected %zu B (seed %u) from node %d:%u, got %zd B from %s:%u\n",
+		       len, seed, node, port, r, inet_ntoa(from.sin_addr),
+		       ntohs(from.sin_port));
+		return -1;
+	}
+	return 0;
+}
+
+/* A and B exchange @n messages each way: both tags become verified */
+static int associate(struct nodes *n, int count, uint32_t seed)
+{
+	uint8_t buf[512];
+	int i;
+
+	for (i = 0; i < count; i++) {
+		wind_fill(buf, 300, seed + i);
+		if (send_to(n->a, buf, 300, B, n->b_port, 0) ||
+		    expect_msg(n->b, 300, seed + i, A, n->a_port))
+			return -1;
+		wind_fill(buf, 200, seed + 1000 + i);
+		if (send_to(n->b, buf, 200, A, n->a_port, 0) ||
+		    expect_msg(n->a, 200, seed + 1000 + i, B, n->b_port))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+
+FIXTURE(attack) {
+	struct nodes n;
+};
+
+FIXTURE_SETUP(attack)
+{
+	ASSERT_EQ(0, nodes_setup(&self->n))
+		TH_LOG("setup: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(attack)
+{
+	nodes_teardown(&self->n);
+}
+
+/*
+ * A Wind packet longer than the MTU, sent with DF clear as IP fragments
+ * (Wind itself never does): IP reassembles it into a frag_list, and
+ * delivery must neither lose that chain nor corrupt the message.  A
+ * one-packet message in 3 fragments, then a two-packet message whose
+ * first packet came in 5 fragments (delivery chains packet 1 behind it).
+ */
+TEST_F(attack, ip_fragmented_first_packet)
+{
+	static uint8_t pkt[8192], payload[8192];
+	struct forged f = {
+		.type = WIND_PKT_DATA, .flags = WIND_F_ORDERED | WIND_F_SYN,
+		.src_tag = 0x0f0f0001, .nfrags = 1,
+	};
+	in_addr_t eve = wind_node_addr(EVE), b = wind_node_addr(B);
+	uint16_t sport = 41000;
+	size_t len;
+
+	/* one packet of 3000 B in three IP fragments */
+	f.seq = f.oldest = 5000;
+	f.msg_len = 3000;
+	wind_fill(payload, 3000, 1);
+	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload, 3000);
+	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 100, pkt, len, 1200));
+	ASSERT_EQ(0, expect_msg(self->n.b, 3000, 1, EVE, sport));
+
+	/* packet 0 (4000 B, 5 fragments) and packet 1 (700 B) of one message */
+	f.seq = 5001;
+	f.nfrags = 2;
+	f.msg_len = 4700;
+	wind_fill(payload, 4700, 2);
+	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload, 4000);
+	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 101, pkt, len, 800));
+	f.seq = 5002;
+	f.frag = 1;
+	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload + 4000, 700);
+	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 102, pkt, len, 0));
+	ASSERT_EQ(0, expect_msg(self->n.b, 4700, 2, EVE, sport));
+
+	/* the two again in the other order: packet 1 waits for packet 0 */
+	f.seq = 5004;
+	f.frag = 1;
+	wind_fill(payload, 4700, 3);
+	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload + 4000, 700);
+	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 103, pkt, len, 0));
+	f.seq = 5003;
+	f.frag = 0;
+	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload, 4000);
+	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 104, pkt, len, 1000));
+	ASSERT_EQ(0, expect_msg(self->n.b, 4700, 3, EVE, sport));
+	EXPECT_TRUE(rx_empty(self->n.b));
+
+	/* and the association B and A have is untouched by it */
+	ASSERT_EQ(0, associate(&self->n, 2, 10));
+}
+
+struct sync_send {
+	int fd;
+	uint16_t port;
+	size_t len;
+	uint32_t seed;
+	int ret, err;
+	atomic_int done;
+};
+
+static void *sync_sender(void *arg)
+{
+	struct sync_send *s = arg;
+	static uint8_t buf[4096];
+
+	wind_fill(buf, s->len, s->seed);
+	s->ret = send_to(s->fd, buf, s->len, B, s->port, MSG_WIND_SYNC);
+	s->err = errno;
+	atomic_store(&s->done, 1);
+	return NULL;
+}
+
+/* Every tag combination an off-path host can try, from @from (forged
+ * address and port) to @to.
+ */
+static void forge_all(struct nodes *n, int from, uint16_t sport, int to,
+		      uint16_t dport, uint32_t salt)
+{
+	static const uint8_t types[] = {
+		WIND_PKT_DATA, WIND_PKT_ACK, WIND_PKT_RESET, WIND_PKT_CHALLENGE,
+	};
+	in_addr_t src = wind_node_addr(from), dst = wind_node_addr(to);
+	uint8_t pkt[2048], payload[600];
+	unsigned int t, k;
+
+	wind_fill(payload, sizeof(payload), 0xbad0000 + salt);
+	for (t = 0; t < sizeof(types); t++)
+		for (k = 0; k < 4; k++) {
+			struct forged f = {
+				.type = types[t],
+				.flags = k & 1 ? WIND_F_ORDERED | WIND_F_SYN :
+						 WIND_F_ORDERED,
+				/* tags the attacker cannot know: made up */
+				.src_tag = 0xe0e00000 + salt * 16 + t * 4 + k,
+				.dst_tag = k < 2 ? 0 : 0xd0d00000 + salt * 16 + k,
+				.seq = (k & 2 ? 0x10000000 : 7) + salt,
+				.ack = salt * 13,
+				.oldest = (k & 2 ? 0x10000000 : 7) + salt,
+				.nfrags = 1, .msg_len = sizeof(payload),
+			};
+			size_t len = craft(pkt, &f, src, sport, dst, dport,
+					   payload, types[t] == WIND_PKT_DATA ?
+					   sizeof(payload) : 0);
+
+			send_ip(n->raw, src, dst, 0, pkt, len, 0);
+		}
+}
+
+/*
+ * A and B are associated; A's sync send to B is in flight (B's ACKs are
+ * delayed a second by netem).  The attacker forges, as A towards B and
+ * as B towards A, DATA, ACK, RESET and CHALLENGE packets with every tag
+ * combination it can make up (0 or invented).  The sync send must
+ * succeed, no peer is reset, B gets exactly what A sent, the forged
+ * restart claims are challenged and the rest counted as tag errors.
+ */
+TEST_F(attack, spoofed_tags_during_sync_send)
+{
+	struct sync_send s = { .len = 3000, .seed = 77 };
+	long a_reset, b_reset, b_tag, a_tag, b_chal;
+	uint8_t buf[512];
+	pthread_t th;
+	int i, err;
+	socklen_t l = sizeof(err);
+
+	ASSERT_EQ(0, associate(&self->n, 3, 1));
+	a_reset = wind_stat(wind_ns(A), "PeersReset");
+	b_reset = wind_stat(wind_ns(B), "PeersReset");
+	a_tag = wind_stat(wind_ns(A), "InErrTag");
+	b_tag = wind_stat(wind_ns(B), "InErrTag");
+	b_chal = wind_stat(wind_ns(B), "OutChallenges");
+	ASSERT_LE(0, b_chal) TH_LOG("no OutChallenges counter");
+
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc add dev eth0 root netem delay 1000ms",
+			      wind_ns(B)));
+	s.fd = self->n.a;
+	s.port = self->n.b_port;
+	ASSERT_EQ(0, pthread_create(&th, NULL, sync_sender, &s));
+	/* B has the message: its ACK is on its way, a second long */
+	ASSERT_EQ(0, expect_msg(self->n.b, 3000, 77, A, self->n.a_port));
+	for (i = 0; i < 20 && !atomic_load(&s.done); i++) {
+		forge_all(&self->n, A, self->n.a_port, B, self->n.b_port, i);
+		forge_all(&self->n, B, self->n.b_port, A, self->n.a_port, i);
+	}
+	TH_LOG("%d rounds of 32 forged packets each way while the sync send was in flight",
+	       i);
+	EXPECT_LT(0, i);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, s.ret) TH_LOG("sync send: %s", strerror(s.err));
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc del dev eth0 root",
+			      wind_ns(B)));
+
+	EXPECT_EQ(a_reset, wind_stat(wind_ns(A), "PeersReset"));
+	EXPECT_EQ(b_reset, wind_stat(wind_ns(B), "PeersReset"));
+	EXPECT_LT(b_tag, wind_stat(wind_ns(B), "InErrTag"));
+	EXPECT_LT(a_tag, wind_stat(wind_ns(A), "InErrTag"));
+	/* B challenged the forged "A restarted" (at most one per 100 ms) */
+	EXPECT_LT(b_chal, wind_stat(wind_ns(B), "OutChallenges"));
+	ASSERT_EQ(0, getsockopt(self->n.a, SOL_SOCKET, SO_ERROR, &err, &l));
+	EXPECT_EQ(0, err);
+	/* nothing forged was delivered: only what the real peers send now */
+	wind_fill(buf, 100, 4242);
+	ASSERT_EQ(0, send_to(self->n.a, buf, 100, B, self->n.b_port, 0));
+	EXPECT_EQ(0, expect_msg(self->n.b, 100, 4242, A, self->n.a_port));
+	EXPECT_TRUE(rx_empty(self->n.b));
+	EXPECT_TRUE(rx_empty(self->n.a));
+	EXPECT_EQ(0, associate(&self->n, 2, 500));
+	EXPECT_TRUE(rx_empty(self->n.b));
+}
+
+/*
+ * A real restart still works when it comes from the real address: A's
+ * socket closes, a new one binds the same port and sends; B challenges
+ * it, it answers, and B gives the old association up (PeersReset) and
+ * delivers the new one's message.
+ */
+TEST_F(attack, real_restart_proves_itself)
+{
+	struct sockaddr_in sa;
+	long b_reset, b_chal;
+	uint8_t buf[256];
+
+	ASSERT_EQ(0, associate(&self->n, 2, 30));
+	b_reset = wind_stat(wind_ns(B), "PeersReset");
+	b_chal = wind_stat(wind_ns(B), "OutChallenges");
+	close(self->n.a);
+	self->n.a = wind_bound_socket(wind_ns(A), self->n.a_port, &sa);
+	ASSERT_LE(0, self->n.a);
+	wind_fill(buf, 150, 31);
+	ASSERT_EQ(0, send_to(self->n.a, buf, 150, B, self->n.b_port,
+			     MSG_WIND_SYNC));
+	EXPECT_EQ(0, expect_msg(self->n.b, 150, 31, A, self->n.a_port));
+	EXPECT_EQ(b_reset + 1, wind_stat(wind_ns(B), "PeersReset"));
+	EXPECT_LT(b_chal, wind_stat(wind_ns(B), "OutChallenges"));
+	EXPECT_EQ(0, associate(&self->n, 2, 40));
+}
+
+/* An ICMP destination unreachable (@code) "from" node @from to node @to,
+ * quoting a Wind packet @to sent to @from: the ports are right, the tags
+ * and seq made up.
+ */
+static int forge_icmp(struct nodes *n, int from, int to, uint8_t code,
+		      uint16_t qsport, uint16_t qdport, uint32_t salt)
+{
+	uint8_t icmp[8 + 20 + 64];
+	struct iphdr *qip = (struct iphdr *)(icmp + 8);
+	struct forged f = {
+		.type = WIND_PKT_DATA, .flags = WIND_F_ORDERED,
+		.src_tag = 0xabc00000 + salt, .dst_tag = 0xdef00000 + salt,
+		.seq = salt, .oldest = salt, .nfrags = 1, .msg_len = 24,
+	};
+	uint8_t payload[24] = { 0 };
+	size_t wlen;
+
+	memset(icmp, 0, sizeof(icmp));
+	icmp[0] = 3;				/* destination unreachable */
+	icmp[1] = code;
+	qip->version = 4;
+	qip->ihl = 5;
+	qip->ttl = 64;
+	qip->protocol = IPPROTO_WIND;
+	qip->saddr = wind_node_addr(to);
+	qip->daddr = wind_node_addr(from);
+	wlen = craft(icmp + 28, &f, qip->saddr, qsport, qip->daddr, qdport,
+		     payload, sizeof(payload));
+	qip->tot_len = htons(20 + wlen);
+	qip->check = wind_csum_fold(wind_csum_add(0, qip, 20));
+	((uint16_t *)icmp)[1] = wind_csum_fold(wind_csum_add(0, icmp,
+							     28 + wlen));
+	{
+		uint8_t buf[256];
+		struct iphdr *ip = (struct iphdr *)buf;
+		struct sockaddr_in dst;
+
+		memset(ip, 0, sizeof(*ip));
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->ttl = 64;
+		ip->protocol = IPPROTO_ICMP;
+		ip->saddr = wind_node_addr(from);
+		ip->daddr = wind_node_addr(to);
+		memcpy(buf + 20, icmp, 28 + wlen);
+		wind_sin(&dst, ip->daddr, 0);
+		return sendto(n->raw, buf, 20 + 28 + wlen, 0,
+			      (struct sockaddr *)&dst, sizeof(dst)) > 0 ? 0 : -1;
+	}
+}
+
+/*
+ * Forged ICMP port and protocol unreachables "from" B to A, quoting a
+ * packet with A's and B's ports but tags and seq the attacker made up,
+ * while A's sync send to B is in flight: A keeps its association (the
+ * quote is not one of its packets in flight), the sync send succeeds.
+ */
+TEST_F(attack, forged_icmp_unreachable)
+{
+	struct sync_send s = { .len = 2000, .seed = 55 };
+	long a_tag;
+	pthread_t th;
+	int i, err;
+	socklen_t l = sizeof(err);
+
+	ASSERT_EQ(0, associate(&self->n, 2, 60));
+	a_tag = wind_stat(wind_ns(A), "InErrTag");
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc add dev eth0 root netem delay 1000ms",
+			      wind_ns(B)));
+	s.fd = self->n.a;
+	s.port = self->n.b_port;
+	ASSERT_EQ(0, pthread_create(&th, NULL, sync_sender, &s));
+	ASSERT_EQ(0, expect_msg(self->n.b, 2000, 55, A, self->n.a_port));
+	for (i = 0; i < 50 && !atomic_load(&s.done); i++) {
+		ASSERT_EQ(0, forge_icmp(&self->n, B, A, 3, self->n.a_port,
+					self->n.b_port, i));
+		ASSERT_EQ(0, forge_icmp(&self->n, B, A, 2, self->n.a_port,
+					self->n.b_port, i));
+	}
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc del dev eth0 root",
+			      wind_ns(B)));
+	EXPECT_LT(0, i);
+	EXPECT_EQ(0, s.ret) TH_LOG("sync send: %s", strerror(s.err));
+	ASSERT_EQ(0, getsockopt(self->n.a, SOL_SOCKET, SO_ERROR, &err, &l));
+	EXPECT_EQ(0, err);
+	/* each forged quote was looked at and refused */
+	EXPECT_LT(a_tag, wind_stat(wind_ns(A), "InErrTag"));
+	EXPECT_EQ(0, associate(&self->n, 1, 65));
+}
+
+struct drain {
+	int fd;
+	uint16_t a_port, c_port;
+	atomic_int stop;
+	long from_a, from_c, other, bad;
+};
+
+/* B's reader during the flood: counts messages by sender */
+static void *drainer(void *arg)
+{
+	static uint8_t in[2048];
+	struct drain *d = arg;
+	struct sockaddr_in from;
+
+	while (!atomic_load(&d->stop)) {
+		ssize_t r = recv_wait(d->fd, in, sizeof(in), &from, 100);
+
+		if (r < 0)
+			continue;
+		if (from.sin_addr.s_addr == wind_node_addr(A) &&
+		    ntohs(from.sin_port) == d->a_port) {
+			if (r != 200 || !wind_fill_ok(in, 200, 900 + d->from_a))
+				d->bad++;
+			d->from_a++;
+		} else if (from.sin_addr.s_addr == wind_node_addr(A) &&
+			   ntohs(from.sin_port) == d->c_port) {
+			if (r != 120 || !wind_fill_ok(in, 120, 1900 + d->from_c))
+				d->bad++;
+			d->from_c++;
+		} else {
+			d->other++;
+		}
+	}
+	return NULL;
+}
+
+static long slab_kb(void)
+{
+	char buf[4096], *p;
+
+	wind_slab_settle();
+	if (wind_read_file_in(NULL, "/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "SUnreclaim:");
+	return p ? strtol(p + 11, NULL, 10) : -1;
+}
+
+/*
+ * 100,000 first packets from spoofed sources (2 forged addresses x
+ * 50,000 ports) against B, while the real peer A keeps sending on its
+ * association and a new real peer C (another socket on A's host) makes
+ * first contact.  B holds at most unverified_max peers on the strength
+ * of unverified first packets and answers the rest statelessly; A's
+ * and C's messages all arrive, exactly; kernel memory stays bounded.
+ */
+TEST_F(attack, flood_of_spoofed_first_contacts)
+{
+	struct drain d = { .fd = self->n.b, .a_port = self->n.a_port };
+	in_addr_t fake[2], b = wind_node_addr(B);
+	long slab0, slab1, peers_max = 0, no_state0, unverified_max;
+	char val[64];
+	int c, i, sent_a = 0, sent_c = 0;
+	struct sockaddr_in sa;
+	uint8_t pkt[256], payload[64], buf[256];
+	pthread_t th;
+
+	ASSERT_EQ(0, associate(&self->n, 2, 50));
+	ASSERT_LT(0, wind_read_file_in(wind_ns(B), "/proc/sys/net/wind/unverified_max",
+				       val, sizeof(val)));
+	unverified_max = strtol(val, NULL, 10);
+	/* two addresses nobody has: their frames go nowhere */
+	fake[0] = inet_addr("10.77.0.201");
+	fake[1] = inet_addr("10.77.0.202");
+	ASSERT_EQ(0, wind_run("ip -n %s neigh replace 10.77.0.201 lladdr 02:77:00:00:00:c9 dev eth0 nud permanent && ip -n %s neigh replace 10.77.0.202 lladdr 02:77:00:00:00:ca dev eth0 nud permanent",
+			      wind_ns(B), wind_ns(B)));
+	c = wind_bound_socket(wind_ns(A), 0, &sa);
+	ASSERT_LE(0, c);
+	d.c_port = ntohs(sa.sin_port);
+	no_state0 = wind_stat(wind_ns(B), "InNoState");
+	slab0 = slab_kb();
+	ASSERT_EQ(0, pthread_create(&th, NULL, drainer, &d));
+
+	wind_fill(payload, sizeof(payload), 3);
+	for (i = 0; i < 100000; i++) {
+		struct forged f = {
+			.type = WIND_PKT_DATA,
+			.flags = WIND_F_ORDERED | WIND_F_SYN,
+			.src_tag = 0x70000000 + i, .seq = i, .oldest = i,
+			.nfrags = 1, .msg_len = sizeof(payload),
+		};
+		in_addr_t src = fake[i & 1];
+		size_t len = craft(pkt, &f, src, 10000 + i / 2, b,
+				   self->n.b_port, payload, sizeof(payload));
+
+		send_ip(self->n.raw, src, b, 0, pkt, len, 0);
+		if (i % 2000 == 1000) {
+			wind_fill(buf, 200, 900 + sent_a);
+			EXPECT_EQ(0, send_to(self->n.a, buf, 200, B,
+					     self->n.b_port, 0));
+			sent_a++;
+		}
+		if (i % 5000 == 2500 && i > 50000) {
+			/* C's first message comes mid-flood */
+			wind_fill(buf, 120, 1900 + sent_c);
+			EXPECT_EQ(0, send_to(c, buf, 120, B, self->n.b_port,
+					     0));
+			sent_c++;
+		}
+	}
+	/* what A and C sent arrives, retransmitted if it must */
+	for (i = 0; i < 300 && (d.from_a < sent_a || d.from_c < sent_c); i++)
+		usleep(100 * 1000);
+	atomic_store(&d.stop, 1);
+	pthread_join(th, NULL);
+	slab1 = slab_kb();
+	{
+		char socks[8192], *line;
+
+		if (wind_read_file_in(wind_ns(B), "/proc/thread-self/net/wind",
+				      socks, sizeof(socks)) > 0)
+			for (line = strchr(socks, '\n'); line && line[1];
+			     line = strchr(line + 1, '\n')) {
+				long p = 0;
+				unsigned int port = 0;
+
+				if (sscanf(line + 1, "%*d: %*8s:%4X %*s %*s %*s %*s %*s %ld",
+					   &port, &p) == 2 &&
+				    port == self->n.b_port)
+					peers_max = p;
+			}
+	}
+	TH_LOG("flood: A %ld/%d, C %ld/%d delivered, %ld forged first contacts delivered, B peers %ld, InNoState +%ld, slab %+ld kB",
+	       d.from_a, sent_a, d.from_c, sent_c, d.other, peers_max,
+	       wind_stat(wind_ns(B), "InNoState") - no_state0, slab1 - slab0);
+	EXPECT_EQ(sent_a, d.from_a);
+	EXPECT_EQ(sent_c, d.from_c);
+	EXPECT_EQ(0, d.bad);
+	/* A, C and at most unverified_max forged peers */
+	EXPECT_LE(peers_max, unverified_max + 2);
+	EXPECT_LE(d.other, unverified_max);
+	EXPECT_LT(no_state0, wind_stat(wind_ns(B), "InNoState"));
+	/* about 1 KiB per peer (kmalloc-512 + its receive table), doubled
+	 * on KASAN, and 4 MiB for B's buffers and the stack's queues
+	 */
+	EXPECT_LE(slab1 - slab0, (wind_kernel_has_kasan() ? 2 : 1) *
+				 (unverified_max + 2) + 4096);
+	close(c);
+	/* the association survived it */
+	EXPECT_EQ(0, associate(&self->n, 2, 70));
+}
+
+/*
+ * A classic BPF socket filter on B that drops messages whose first byte
+ * is 'X': B receives exactly the others, in order; a sync send of a
+ * filtered message still returns (it was consumed, as a datagram socket
+ * drops a datagram); InFiltered counts them.  Detached, all flow again.
+ */
+TEST_F(attack, socket_filter_drops_chosen_messages)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 'X', 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = code };
+	static const char *const msgs[] = {
+		"A1 kept", "X2 dropped", "A3 kept", "X4 dropped", "A5 kept",
+	};
+	struct sockaddr_in from;
+	long filtered;
+	char in[64];
+	ssize_t r;
+	int dummy = 0;
+	unsigned int i;
+
+	ASSERT_EQ(0, associate(&self->n, 1, 90));
+	filtered = wind_stat(wind_ns(B), "InFiltered");
+	ASSERT_LE(0, filtered) TH_LOG("no InFiltered counter");
+	ASSERT_EQ(0, setsockopt(self->n.b, SOL_SOCKET, SO_ATTACH_FILTER,
+				&prog, sizeof(prog)));
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, send_to(self->n.a, msgs[i], strlen(msgs[i]), B,
+				     self->n.b_port, 0));
+	ASSERT_EQ(0, send_to(self->n.a, "X6 sync", 7, B, self->n.b_port,
+			     MSG_WIND_SYNC));
+	for (i = 0; i < 5; i += 2) {
+		memset(in, 0, sizeof(in));
+		r = recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
+		ASSERT_EQ((ssize_t)strlen(msgs[i]), r);
+		EXPECT_STREQ(msgs[i], in);
+	}
+	EXPECT_TRUE(rx_empty(self->n.b));
+	EXPECT_EQ(filtered + 3, wind_stat(wind_ns(B), "InFiltered"));
+	ASSERT_EQ(0, setsockopt(self->n.b, SOL_SOCKET, SO_DETACH_FILTER,
+				&dummy, sizeof(dummy)));
+	ASSERT_EQ(0, send_to(self->n.a, "X7 kept", 7, B, self->n.b_port,
+			     MSG_WIND_SYNC));
+	memset(in, 0, sizeof(in));
+	r = recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
+	ASSERT_EQ(7, r);
+	EXPECT_STREQ("X7 kept", in);
+}
+
+TEST_HARNESS_MAIN
