@@ -12,11 +12,13 @@
 #include "dsm.h"
 
 #define DSM_REGION_ID	1
-#define DSM_REGION_KEY	0x57494e4444534d31ull	/* "WINDDSM1" */
 
 /* Protocol messages (the same for every transport) */
 enum dsm_msg_type {
-	DSM_HELLO = 1,		/* wind: "are you there" at start */
+	DSM_HELLO = 1,		/* wind: "are you there" at start; arg0, arg1:
+				 * the low and high halves of the sender's
+				 * region key, drawn for this run
+				 */
 	DSM_FETCH_REQ,		/* arg0 = page: send me your copy */
 	DSM_FETCH_REP,		/* arg0 = page; data: the page (udp) */
 	DSM_DIFF,		/* arg0 = page; data: a diff (udp) */

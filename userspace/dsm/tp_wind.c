@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -29,6 +30,13 @@
 
 static int fd = -1;
 static struct sockaddr_in peer[DSM_MAX_NODES];
+/* Our region's key, drawn for this run, and each rank's, from its HELLO:
+ * only the ranks of this run can write our heap.  A rank's HELLO is
+ * delivered before any message it sends later, so its key is known
+ * before its first fetch request or diff.
+ */
+static uint64_t my_key;
+static _Atomic uint64_t peer_key[DSM_MAX_NODES];
 static uint64_t retrans0;
 
 static uint64_t out_retransmits(void)
@@ -70,7 +78,7 @@ static ssize_t send_dsm(int dest, const void *hdr, size_t hdr_len,
 		.mode = mode,
 		.region = DSM_REGION_ID,
 		.offset = (uint64_t)page * DSM_PAGE,
-		.key = DSM_REGION_KEY,
+		.key = atomic_load(&peer_key[dest]),
 		.hdr_len = (uint32_t)hdr_len,
 	};
 	struct cmsghdr *cmsg;
@@ -159,8 +167,11 @@ static void w_init(void)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)))
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	if (wind_region_add(fd, dsm.base, dsm.len, DSM_REGION_ID,
-			    DSM_REGION_KEY))
+	do {
+		if (getrandom(&my_key, sizeof(my_key), 0) != sizeof(my_key))
+			dsm_fatal("getrandom (the region key)", errno);
+	} while (!my_key);
+	if (wind_region_add(fd, dsm.base, dsm.len, DSM_REGION_ID, my_key))
 		dsm_fatal("WIND_REGION_ADD of the shared region", errno);
 	if (wind_bind(fd, dsm.cfg.port))
 		dsm_fatal("wind: bind", errno);
@@ -174,7 +185,9 @@ static void w_init(void)
 	deadline = dsm_now() + dsm.cfg.timeout_s;
 	for (i = 0; i < dsm.cfg.nodes; i++) {
 		struct dsm_msg m = { .type = DSM_HELLO,
-				     .src = (uint16_t)dsm.cfg.rank };
+				     .src = (uint16_t)dsm.cfg.rank,
+				     .arg0 = (uint32_t)my_key,
+				     .arg1 = (uint32_t)(my_key >> 32) };
 
 		if (i == dsm.cfg.rank)
 			continue;
@@ -261,6 +274,9 @@ static void *w_service(void *arg)
 		}
 		if (buf.m.len != (size_t)n - sizeof(buf.m))
 			dsm_fatal("wind: bad message length", EPROTO);
+		if (buf.m.type == DSM_HELLO)
+			atomic_store(&peer_key[buf.m.src],
+				     buf.m.arg0 | (uint64_t)buf.m.arg1 << 32);
 		dsm_dispatch(&buf.m, buf.b + sizeof(buf.m), buf.m.len, 0);
 	}
 	return NULL;
