@@ -234,7 +234,10 @@ def ynl_family(spec=SPEC, schema=None):
     from lib import YnlFamily
     if spec == SPEC:
         # ours lives outside the kernel tree that holds the schemas
-        schema = os.path.join(KSRC, "Documentation/netlink/genetlink.yaml")
+        import yaml
+        with open(spec) as f:
+            proto = yaml.safe_load(f)["protocol"]
+        schema = os.path.join(KSRC, "Documentation/netlink/%s.yaml" % proto)
     return YnlFamily(spec, schema)
 
 
@@ -313,7 +316,7 @@ def wind_socket(port=0, addr="127.0.0.1"):
 
 @test
 def test_spec_schema():
-    """the spec is valid for the kernel's genetlink schema"""
+    """the spec is valid for the kernel's schema of its protocol"""
     ynl_family()    # YnlFamily validates with jsonschema, or raises
 
 

@@ -15,7 +15,7 @@
 set -u
 
 ksft_skip=4
-NTESTS=12
+NTESTS=13
 A=windA-ctl-$$
 B=windB-ctl-$$
 ADDR_A=10.79.0.1
@@ -395,6 +395,27 @@ t12() {
 }
 t12
 result $? "closing a socket removes its peers from windctl peers"
+
+# 13: the owner of a network namespace (root in the user namespace that
+# owns it) may set its tunables, as it may write its sysctls; tags are
+# shown only to CAP_NET_ADMIN
+t13() {
+	local out
+	out=$(unshare --user --map-root-user --net sh -c \
+		"'$WINDCTL' set unverified_max 7 retries 3 && '$WINDCTL' -j get" 2>&1) ||
+		fail "owner's set refused: $out" || return 1
+	echo "$out" | diag
+	echo "$out" | grep -q '"unverified_max": *7' &&
+	echo "$out" | grep -q '"retries": *3' || fail "not applied" || return 1
+	# the initial namespace's tunables did not move
+	[ "$(cat /proc/sys/net/wind/retries)" != 3 ] || fail "leaked" || return 1
+	out=$(ip netns exec "$A" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$WINDCTL" -j show) || return 1
+	! echo "$out" | grep -q incarnation || fail "tags shown unprivileged" || return 1
+	wc_in "$A" -j show | grep -q incarnation || fail "tags hidden from root"
+}
+t13
+result $? "the namespace's owner sets its tunables; tags only for CAP_NET_ADMIN"
 
 echo "# $failed of $NTESTS failed"
 [ "$failed" = 0 ]

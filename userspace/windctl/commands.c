@@ -171,7 +171,9 @@ static void show_json(const struct wc_sock *s, size_t n)
 		wc_json_uint(stdout, "drops", s[i].drops);
 		wc_json_uint(stdout, "uid", s[i].uid);
 		wc_json_uint(stdout, "inode", s[i].inode);
-		wc_json_uint(stdout, "incarnation", s[i].incarnation);
+		/* the kernel shows tags only to CAP_NET_ADMIN; never 0 */
+		if (s[i].incarnation)
+			wc_json_uint(stdout, "incarnation", s[i].incarnation);
 		wc_json_end_object(stdout);
 	}
 	wc_json_end_array(stdout);
@@ -267,8 +269,10 @@ static void peers_json(const struct wc_peer *p, size_t n)
 		wc_json_uint(stdout, "rto_us", p[i].rto_us);
 		wc_json_uint(stdout, "retries", p[i].retries);
 		wc_json_uint(stdout, "mss", p[i].mss);
-		wc_json_uint(stdout, "local_tag", p[i].local_tag);
-		wc_json_uint(stdout, "remote_tag", p[i].remote_tag);
+		if (p[i].local_tag) {	/* CAP_NET_ADMIN only */
+			wc_json_uint(stdout, "local_tag", p[i].local_tag);
+			wc_json_uint(stdout, "remote_tag", p[i].remote_tag);
+		}
 		wc_json_uint(stdout, "last_active_ms", p[i].last_active_ms);
 		wc_json_uint(stdout, "retransmits", p[i].retransmits);
 		wc_json_uint(stdout, "duplicates", p[i].duplicates);
