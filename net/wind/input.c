@@ -75,16 +75,18 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 }
 
 /* A GSO skb as output.c builds it: the Wind headers linear, then one
- * frag_list member per packet, each of gso_size bytes but the last.
+ * frag_list member per packet, each of gso_size - WIND_GSO_BIAS bytes
+ * but the last.
  * Only such a one is split without copying (wind_gso_rcv()).
  */
 static bool gso_layout_ok(const struct sk_buff *skb)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	unsigned int mss = shinfo->gso_size, n = 0, len = 0;
+	unsigned int mss = shinfo->gso_size - WIND_GSO_BIAS, n = 0, len = 0;
 	const struct sk_buff *member;
 
 	if (!(shinfo->gso_type & SKB_GSO_SCTP) ||
+	    shinfo->gso_size <= WIND_GSO_BIAS ||
 	    (shinfo->gso_type & SKB_GSO_DODGY) ||
 	    mss < sizeof(struct wind_dsmhdr) || shinfo->nr_frags ||
 	    skb_headlen(skb) != WIND_DATA_HLEN)
@@ -257,7 +259,8 @@ static void challenge(struct sock *sk, struct sk_buff *skb,
 	    now - peer->challenge_at < WIND_CHALLENGE_GAP)
 		return;
 	peer->challenge_at = now ?: 1;
-	wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, peer->local_tag);
+	wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, peer->local_tag,
+		      peer->snd_una);
 }
 
 /* The peer state a DATA or ACK packet may act on, given its tags, or
@@ -282,7 +285,7 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 		/* meant for an earlier socket on this port, or forged */
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
 		if (type == WIND_PKT_DATA)
-			wind_send_ctl(sk, skb, WIND_PKT_RESET, local_tag);
+			wind_send_ctl(sk, skb, WIND_PKT_RESET, local_tag, 0);
 		return NULL;
 	}
 	if (!peer) {
@@ -294,7 +297,7 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 		    ws->unverified >= WIND_PARAM(sk, unverified_max)) {
 			/* SYN-cookie style: no state until it answers */
 			WIND_INC_STATS(net, WIND_MIB_IN_NO_STATE);
-			wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag);
+			wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
 			return NULL;
 		}
 		peer = wind_peer_create(sk, iph->saddr, wh->source, iph->daddr,
@@ -365,6 +368,8 @@ static void challenge_rcv(struct sock *sk, struct wind_peer *peer,
 			wind_peer_fail(peer, ECONNRESET);
 		}
 		peer->remote_tag = ntohl(wh->src_tag);
+		/* its stream to us starts where the CHALLENGE says */
+		wind_peer_reset_rx(peer, ntohl(wh->oldest));
 	}
 	wind_peer_verified(peer);
 	peer->last_active = jiffies;

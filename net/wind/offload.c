@@ -14,7 +14,12 @@
  * dispatches segmentation by IP protocol, not by type.  Wind borrows
  * SKB_GSO_SCTP: only software devices claim it (NETIF_F_GSO_SOFTWARE; no
  * NIC segments SCTP), so no hardware ever takes a Wind skb for one of
- * its own, and SCTP's callback is never reached for IPPROTO_WIND.
+ * its own, and SCTP's callback is never reached for IPPROTO_WIND.  The
+ * core's helpers take SCTP's header for 12 bytes: a forwarding hop that
+ * checks a GSO skb against its MTU (skb_gso_validate_network_len())
+ * would count Wind's packets 28 bytes short, and forward ones too large
+ * for its link.  So gso_size is the payload per packet plus that
+ * difference, WIND_GSO_BIAS, and the segmentation below takes it off.
  */
 #include <linux/skbuff.h>
 #include <net/checksum.h>
@@ -46,8 +51,16 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 	u8 flags;
 
 	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_SCTP) ||
+	    skb_shinfo(skb)->gso_size <= WIND_GSO_BIAS ||
 	    !pskb_may_pull(skb, WIND_DATA_HLEN) || skb->len <= WIND_DATA_HLEN)
 		return ERR_PTR(-EINVAL);
+	/* skb_segment() cuts at gso_size: the payload's, in a shared info
+	 * of our own (a clone's is shared: a bridge flooding it may cut
+	 * the other copy at the same time)
+	 */
+	if (skb_unclone(skb, GFP_ATOMIC))
+		return ERR_PTR(-ENOMEM);
+	skb_shinfo(skb)->gso_size -= WIND_GSO_BIAS;
 	wh = (struct windhdr *)skb->data;
 	if ((wh->version_type & 0xf) != WIND_PKT_DATA)
 		return ERR_PTR(-EINVAL);

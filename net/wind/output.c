@@ -305,7 +305,7 @@ static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 		/* the last one's flags (ACKREQ of a sync message) */
 		flags |= WIND_SKB_CB(skb)->flags;
 	}
-	skb_shinfo(gskb)->gso_size = peer->mss;
+	skb_shinfo(gskb)->gso_size = peer->mss + WIND_GSO_BIAS;
 	skb_shinfo(gskb)->gso_segs = n;
 	skb_shinfo(gskb)->gso_type = SKB_GSO_SCTP;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);
@@ -394,15 +394,17 @@ void wind_send_ack(struct wind_peer *peer)
  * @in_skb: the packet, its Wind header validated
  * @type: WIND_PKT_RESET or WIND_PKT_CHALLENGE
  * @local_tag: our tag towards the packet's sender
+ * @oldest: our oldest unacknowledged seq towards it (0 without a peer)
  *
  * Both name the tag the packet claimed as dst_tag, so that only the
  * socket that owns it acts on the answer, and ours as src_tag.  A RESET
  * says "the tag you named is not mine (any more)"; a CHALLENGE says
- * "prove the tag you claim: send again, naming mine" (wind.rst, "Tags").
+ * "prove the tag you claim: send again, naming mine" (wind.rst, "Tags"),
+ * and where our stream to it starts.
  * No peer state is created; RESETs are rate-limited per socket.
  */
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
-		   u32 local_tag)
+		   u32 local_tag, u32 oldest)
 {
 	const struct iphdr *iph = ip_hdr(in_skb);
 	const struct windhdr *in = wind_hdr(in_skb);
@@ -433,6 +435,7 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	wh->version_type = WIND_VERSION << 4 | type;
 	wh->src_tag = htonl(local_tag);
 	wh->dst_tag = in->src_tag;
+	wh->oldest = htonl(oldest);
 	wh->check = csum_tcpudp_magic(fl4.saddr, iph->saddr, WIND_HLEN,
 				      IPPROTO_WIND, csum_partial(wh, WIND_HLEN, 0));
 	if (!wh->check)

@@ -26,6 +26,7 @@
 #include <linux/percpu.h>
 #include <linux/ratelimit.h>
 #include <linux/refcount.h>
+#include <linux/sctp.h>
 #include <linux/siphash.h>
 #include <linux/xarray.h>
 #include <net/inet_sock.h>
@@ -49,6 +50,12 @@
  */
 #define WIND_DUPTHRESH		3
 #define WIND_PEER_HASH_BITS	8
+/* A Wind GSO skb's gso_size is its payload per packet plus this: the
+ * core's helpers (skb_gso_transport_seglen(), behind a forwarding hop's
+ * MTU check) take the SCTP GSO type Wind borrows for a 12-byte header
+ * (offload.c).
+ */
+#define WIND_GSO_BIAS		(WIND_DATA_HLEN - sizeof(struct sctphdr))
 /* At most one CHALLENGE per peer in this long (restart claims) */
 #define WIND_CHALLENGE_GAP	(HZ / 10)
 /* RESETs a socket sends per second, at most */
@@ -317,7 +324,7 @@ void wind_push(struct wind_peer *peer);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
-		   u32 local_tag);
+		   u32 local_tag, u32 oldest);
 u16 wind_rcv_window(struct wind_peer *peer);
 u32 wind_full_window(const struct wind_peer *peer);
 u32 wind_free_window(const struct wind_peer *peer);

@@ -201,9 +201,9 @@ static int expect_msg(int fd, size_t len, uint32_t seed, int node,
 	if (r != (ssize_t)len || !wind_fill_ok(in, len, seed) ||
 	    from.sin_addr.s_addr != wind_node_addr(node) ||
 	    ntohs(from.sin_port) != port) {
-		printf("# expected %zu B (seed %u) from node %d:%u, got %zd B from %s:%u\n",
-		       len, seed, node, port, r, inet_ntoa(from.sin_addr),
-		       ntohs(from.sin_port));
+		fprintf(stderr, "# expected %zu B (seed %u) from node %d:%u, got %zd B (%s) from %s:%u\n",
+			len, seed, node, port, r, r < 0 ? strerror(errno) : "",
+			inet_ntoa(from.sin_addr), ntohs(from.sin_port));
 		return -1;
 	}
 	return 0;
@@ -476,9 +476,9 @@ static int forge_icmp(struct nodes *n, int from, int to, uint8_t code,
 	wlen = craft(icmp + 28, &f, qip->saddr, qsport, qip->daddr, qdport,
 		     payload, sizeof(payload));
 	qip->tot_len = htons(20 + wlen);
-	qip->check = wind_csum_fold(wind_csum_add(0, qip, 20));
-	((uint16_t *)icmp)[1] = wind_csum_fold(wind_csum_add(0, icmp,
-							     28 + wlen));
+	qip->check = htons(wind_csum_fold(wind_csum_add(0, qip, 20)));
+	((uint16_t *)icmp)[1] = htons(wind_csum_fold(wind_csum_add(0, icmp,
+							     28 + wlen)));
 	{
 		uint8_t buf[256];
 		struct iphdr *ip = (struct iphdr *)buf;
@@ -533,6 +533,16 @@ TEST_F(attack, forged_icmp_unreachable)
 	EXPECT_EQ(0, s.ret) TH_LOG("sync send: %s", strerror(s.err));
 	ASSERT_EQ(0, getsockopt(self->n.a, SOL_SOCKET, SO_ERROR, &err, &l));
 	EXPECT_EQ(0, err);
+	{
+		char snmp[4096], *p = NULL;
+
+		if (wind_read_file_in(wind_ns(A), "/proc/net/snmp", snmp,
+				      sizeof(snmp)) > 0)
+			p = strstr(snmp, "\nIcmp: ");
+		if (p)
+			p = strstr(p + 1, "\nIcmp: ");
+		TH_LOG("A's ICMP counters: %.120s", p ? p + 1 : "?");
+	}
 	/* each forged quote was looked at and refused */
 	EXPECT_LT(a_tag, wind_stat(wind_ns(A), "InErrTag"));
 	EXPECT_EQ(0, associate(&self->n, 1, 65));
