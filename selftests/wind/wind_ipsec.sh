@@ -114,8 +114,8 @@ import socket
 s = socket.socket(socket.AF_INET, 7, 253)
 s.bind(("10.99.0.1", 7002))
 s.sendto(b"async-over-esp", ("10.99.0.2", 7000))
-s.sendto(b"sync-over-esp-1", ("10.99.0.2", 7000), 0x800000)
-s.sendto(b"sync-over-esp-2", ("10.99.0.2", 7000), 0x800000)
+s.sendto(b"sync-over-esp-1", 0x800000, ("10.99.0.2", 7000))   # MSG_WIND_SYNC
+s.sendto(b"sync-over-esp-2", 0x800000, ("10.99.0.2", 7000))
 ' && ok "sync sends over ESP acknowledged" || not_ok "sync sends over ESP acknowledged"
 wait "$RX_PID"
 RX_PID=
