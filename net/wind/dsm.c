@@ -12,8 +12,10 @@
  * region whose id and 64-bit key it presents; every range and diff run is
  * checked before the first byte is written.
  */
+#include <linux/backing-dev.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -33,6 +35,29 @@ static void region_free(struct wind_region_k *r)
 	mmdrop(r->mm);
 	kvfree(r->pages);
 	kfree(r);
+}
+
+/* Pages of a file that is written back (a disk filesystem's, as opposed
+ * to anonymous memory, tmpfs, memfd or hugetlbfs) cannot be written for
+ * the long term behind the filesystem's back.  Linux 6.5 and later
+ * refuse to pin them so; on earlier kernels the pinned pages are checked
+ * here, which no remapping between the check and the pin can defeat.
+ */
+static bool region_pages_ok(struct page **pages, unsigned long npages)
+{
+	unsigned long i;
+
+	for (i = 0; i < npages; i++) {
+		struct folio *folio = page_folio(pages[i]);
+		struct address_space *mapping;
+
+		if (folio_test_anon(folio))
+			continue;
+		mapping = folio_mapping(folio);
+		if (mapping && mapping->host && mapping_can_writeback(mapping))
+			return false;
+	}
+	return true;
 }
 
 static bool region_overlaps(struct wind_sock *ws, unsigned long addr, u64 len)
@@ -92,6 +117,11 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 		if (pinned > 0)
 			unpin_user_pages(r->pages, pinned);
 		err = pinned < 0 ? pinned : -EFAULT;
+		goto err_pin;
+	}
+	if (!region_pages_ok(r->pages, npages)) {
+		unpin_user_pages(r->pages, npages);
+		err = -EFAULT;
 		goto err_pin;
 	}
 	r->id = reg->id;
