@@ -138,7 +138,7 @@ else
 fi
 # the ESP state from A to B carried them
 pkts=$(ip -n "$B" -s xfrm state get src 10.99.0.1 dst 10.99.0.2 proto esp spi 0x1001 |
-	awk '/lifetime current:/ { getline; print $3 }')
+	awk '/lifetime current:/ { getline; print $2 }')
 pkts=${pkts%(packets)}
 if [ -n "$pkts" ] && [ "$pkts" -ge 6 ] 2>/dev/null; then
 	ok "ESP carried the Wind packets ($pkts)"
