@@ -1235,10 +1235,12 @@ static struct sleeper *start_sleeper(struct worker *w, int fd, int node)
  */
 static void op_close_sync(struct worker *w, int kind)
 {
-	/* a shared socket carries whatever options the fuzz gave it */
+	/* a shared socket carries whatever options the fuzz gave it, and
+	 * may have been shut down for writing (EPIPE)
+	 */
 	static const int errs[] = { EOPNOTSUPP, EINVAL, EMSGSIZE, EAGAIN,
 				    ENOBUFS, ENOMEM, EHOSTUNREACH, ENETUNREACH,
-				    EINTR, ENODEV, ASYNC_ERRS,
+				    EINTR, ENODEV, EPIPE, ASYNC_ERRS,
 				    EBADF, ENOTSOCK, 0 };	/* fd gone before the call */
 	int node = rnd() % 2, slot = node * NSLOTS / 2 + rnd() % (NSLOTS / 2);
 	struct sleeper *s;
