@@ -66,7 +66,7 @@ endif
 selftests:
 	$(MAKE) -C selftests/wind
 
-unit:
+unit: deps
 ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
 	$(MAKE) -C tests/unit run
 else
@@ -111,23 +111,27 @@ deps:
 WIND_KSRC := $(CURDIR)/build/ksrc/scripts
 WIND_KSOURCES := $(wildcard $(CURDIR)/net/wind/*.[ch]) $(CURDIR)/include/uapi/linux/wind.h
 
+# Each: deps, then the check in a new make (sparse needs KDIR).
+style sparse kdoc lint: deps
+	+@$(MAKE) --no-print-directory run-$@
+
 # checkpatch --strict over every file of the module and its uapi header
-style:
+run-style:
 	@$(CURDIR)/scripts/kernel-tools-extract
 	$(WIND_KSRC)/checkpatch.pl --no-tree --strict --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(WIND_KSOURCES)
 
 # sparse on every file (C=2 checks even up-to-date objects)
-sparse:
+run-sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules 2>&1 | tee build/sparse.log
 	@! grep -E "warning:|error:" build/sparse.log
 
 # kernel-doc comments of every function that has one must parse cleanly
-kdoc:
+run-kdoc:
 	@$(CURDIR)/scripts/kernel-tools-extract
 	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.[ch])
 
-lint: style sparse kdoc
+run-lint: run-style run-sparse run-kdoc
 
 # The fuzzers at full strength, in one VM (selftests/wind/fuzz-full.sh):
 # the packet fuzzer with a million crafted packets (make check runs it with
@@ -190,4 +194,4 @@ endif
 	rm -rf build
 
 
-.PHONY: style sparse kdoc lint fuzz run-fuzz all build module userspace selftests unit check vm demo demo-api bench-dsm run-vm run-demo run-demo-api run-bench-dsm check-debug deps clean
+.PHONY: style sparse kdoc lint run-style run-sparse run-kdoc run-lint fuzz run-fuzz all build module userspace selftests unit check vm demo demo-api bench-dsm run-vm run-demo run-demo-api run-bench-dsm check-debug deps clean
