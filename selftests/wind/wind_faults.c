@@ -8,9 +8,9 @@
  *   node0 (10.77.0.1: senders) ===veth=== node1 (10.77.0.2: receivers)
  *
  * Bounds checked are the documented ones (wind.rst): a silent peer is
- * declared unreachable within retries * rto_max_ms of the last packet
- * heard (here 4 * 250 ms, plus 3 s of slack for a loaded TCG guest, as in
- * wind_failure); a receiver holds at most twice its SO_RCVBUF; a peer
+ * declared unreachable within a tail loss probe plus r0 + retries *
+ * rto_max_ms of the last packet heard (here BOUND_MS = 6 * 250 ms, plus
+ * 3 s of slack for a loaded TCG guest, as in wind_failure); a receiver holds at most twice its SO_RCVBUF; a peer
  * state costs about 616 B (README) and a socket keeps at most 65536.
  */
 #define _GNU_SOURCE
