@@ -16,6 +16,12 @@
 # KVER: the kernel to build for and boot (default: the newest installed
 # Debian kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build; never
 # the host's own uname -r).  KDIR: its build tree.
+#
+# On a fresh machine no kernel is installed when this file is parsed, so
+# KVER is empty here.  Every target that needs one (all, demo, vm, bench
+# ...) therefore first runs `deps` (scripts/ensure-deps: installs what is
+# missing when root) and then does its work in a new make, which resolves
+# KVER again, after the kernels are there.
 
 ifeq ($(strip $(KVER)),)
 KVER := $(shell $(CURDIR)/scripts/kver)
@@ -31,7 +37,11 @@ override CMD := $(value CMD)
 export CMD
 endif
 
-all: module userspace selftests
+all: deps
+	+@$(MAKE) --no-print-directory build
+
+# The build itself, without the dependency check (scripts/check runs that).
+build: module userspace selftests
 
 # --- module -----------------------------------------------------------------
 
@@ -56,7 +66,7 @@ endif
 selftests:
 	$(MAKE) -C selftests/wind
 
-unit:
+unit: deps
 ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
 	$(MAKE) -C tests/unit run
 else
@@ -69,17 +79,22 @@ endif
 check:
 	@$(CURDIR)/scripts/check
 
-vm: deps all
+# Each of these: deps, then the build and the run in a new make (run-TARGET)
+# that sees the kernels deps may just have installed.
+vm demo demo-api bench-dsm bench fuzz: deps
+	+@$(MAKE) --no-print-directory run-$@
+
+run-vm: build
 	$(CURDIR)/scripts/vm $(VMFLAGS) $(if $(CMD),-- /bin/sh -c "$$CMD")
 
-demo: deps all
+run-demo: build
 	$(CURDIR)/scripts/demo
 
 # The single-VM tour of the socket API (what make demo was before the cluster)
-demo-api: deps all
+run-demo-api: build
 	$(CURDIR)/scripts/vm $(VMFLAGS) -- $(CURDIR)/scripts/demo-guest.sh
 
-bench-dsm: deps all
+run-bench-dsm: build
 	$(CURDIR)/scripts/bench-dsm
 
 # Builds (once, cached in build/debug-kernel) a debug kernel from Debian's
@@ -96,23 +111,27 @@ deps:
 WIND_KSRC := $(CURDIR)/build/ksrc/scripts
 WIND_KSOURCES := $(wildcard $(CURDIR)/net/wind/*.[ch]) $(CURDIR)/include/uapi/linux/wind.h
 
+# Each: deps, then the check in a new make (sparse needs KDIR).
+style sparse kdoc lint: deps
+	+@$(MAKE) --no-print-directory run-$@
+
 # checkpatch --strict over every file of the module and its uapi header
-style:
+run-style:
 	@$(CURDIR)/scripts/kernel-tools-extract
 	$(WIND_KSRC)/checkpatch.pl --no-tree --strict --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(WIND_KSOURCES)
 
 # sparse on every file (C=2 checks even up-to-date objects)
-sparse:
+run-sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules 2>&1 | tee build/sparse.log
 	@! grep -E "warning:|error:" build/sparse.log
 
 # kernel-doc comments of every function that has one must parse cleanly
-kdoc:
+run-kdoc:
 	@$(CURDIR)/scripts/kernel-tools-extract
 	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.[ch])
 
-lint: style sparse kdoc
+run-lint: run-style run-sparse run-kdoc
 
 # The fuzzers at full strength, in one VM (selftests/wind/fuzz-full.sh):
 # the packet fuzzer with a million crafted packets (make check runs it with
@@ -123,7 +142,7 @@ lint: style sparse kdoc
 WIND_FUZZ_PACKETS ?= 1000000
 WIND_SYSFUZZ_OPS ?= 100000
 FUZZ_DIR := $(CURDIR)/build/fuzz
-fuzz: deps all
+run-fuzz: build
 	rm -rf $(FUZZ_DIR) && mkdir -p $(FUZZ_DIR) && cp -r build/kselftest $(FUZZ_DIR)/ksft
 	sed -i 's/^#define TEST_TIMEOUT_DEFAULT 30$$/#define TEST_TIMEOUT_DEFAULT 36000/' \
 		$(FUZZ_DIR)/ksft/kselftest_harness.h
@@ -153,10 +172,10 @@ install uninstall:
 # --- bench: Wind beside UDP and TCP (scripts/bench, bench/README.md) -------
 # Boots the VM once (about 8 minutes); writes bench/results/ (results.md,
 # results.json, PNG plots).  WIND_BENCH_QUICK=1 for short runs.
-bench: deps all
+run-bench: build
 	$(CURDIR)/scripts/bench
 
-.PHONY: bench
+.PHONY: bench run-bench
 # --- end bench ----------------------------------------------------------------
 
 # --- clean ------------------------------------------------------------------
@@ -174,4 +193,5 @@ endif
 	$(MAKE) -C selftests/wind clean
 	rm -rf build
 
-.PHONY: style sparse kdoc lint fuzz all module userspace selftests unit check vm demo demo-api bench-dsm check-debug deps clean
+
+.PHONY: style sparse kdoc lint run-style run-sparse run-kdoc run-lint fuzz run-fuzz all build module userspace selftests unit check vm demo demo-api bench-dsm run-vm run-demo run-demo-api run-bench-dsm check-debug deps clean

@@ -30,6 +30,8 @@ PKGS=(
 	linux-source-6.12 python3-yaml python3-jsonschema
 	# make check-debug: building the debug kernel (scripts/debug-kernel)
 	flex bison bc libelf-dev libssl-dev rsync
+	# scripts/fresh-machine-test (CI): a fresh Debian 12 root
+	debootstrap
 )
 
 check_only=0

@@ -552,6 +552,8 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
  *
  * The whole message is queued or nothing is.  Async types return once it
  * is queued; a sync send sleeps until the peer acknowledged all of it.
+ * A pending socket error (an async message that failed) is returned
+ * instead, and cleared.
  *
  * Return: @len or a negative errno.
  */
@@ -621,6 +623,12 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	__skb_queue_head_init(&frags);
 	lock_sock(sk);
+	/* A pending async failure (SO_ERROR) fails this call, once, and
+	 * nothing is sent: as UDP's sendmsg() does (sock_alloc_send_skb()).
+	 */
+	err = sock_error(sk);
+	if (err)
+		goto out;
 lookup:
 	peer = wind_peer_lookup(sk, daddr, dport);
 	if (!peer) {

@@ -372,7 +372,10 @@ TEST_F(dsm, registration_errors)
 		.addr = (unsigned long)self->region, .len = self->page,
 		.id = 7, .key = 1,
 	};
+	socklen_t rlen = sizeof(r);
 	__u32 id = 12345;
+	__u64 addr;
+	void *gone;
 
 	r.addr += 1;
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
@@ -397,6 +400,21 @@ TEST_F(dsm, registration_errors)
 	EXPECT_EQ(EINVAL, errno);			/* optlen */
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, (void *)8, sizeof(r)));
 	EXPECT_EQ(EFAULT, errno);
+	/* a region at memory that is not mapped (any more) */
+	gone = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, gone);
+	ASSERT_EQ(0, munmap(gone, self->page));
+	addr = r.addr;
+	r.addr = (unsigned long)gone;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EFAULT, errno);
+	r.addr = addr;
+	/* the options are set-only */
+	EXPECT_EQ(-1, getsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, &rlen));
+	EXPECT_EQ(ENOPROTOOPT, errno);
+	EXPECT_EQ(-1, getsockopt(self->rx, SOL_WIND, WIND_REGION_DEL, &r, &rlen));
+	EXPECT_EQ(ENOPROTOOPT, errno);
 	EXPECT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_DEL, &id, sizeof(id)));
 	EXPECT_EQ(ENOENT, errno);

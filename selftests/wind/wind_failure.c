@@ -39,7 +39,7 @@ FIXTURE_SETUP(fail)
 	self->rx = wind_bound_socket(wind_ns(1), PORT, NULL);
 	ASSERT_GE(self->rx, 0);
 	wind_sin(&self->to, wind_node_addr(1), PORT);
-	/* documented bound: retries * rto_max_ms = 4 * 250 ms */
+	/* a quick retry budget: 4 retries, RTO at most 250 ms */
 	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/retries", "4"));
 	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/rto_max_ms", "250"));
 }
@@ -124,6 +124,102 @@ TEST_F(fail, async_to_closed_port_reaches_error_queue)
 	EXPECT_EQ(-EAGAIN, recv_err(self->tx, &ee, &off, &name));
 }
 
+/* As UDP: after an async message is refused, the next send fails once
+ * with the error (sending nothing), the error is no longer pending, and
+ * the send after that goes out.
+ */
+TEST_F(fail, pending_async_error_is_returned_once_by_next_send)
+{
+	struct sockaddr_in nobody;
+	char buf[8];
+	int err = -1;
+	socklen_t len = sizeof(err);
+
+	wind_sin(&nobody, wind_node_addr(1), PORT + 3);
+	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
+			    sizeof(nobody)));
+	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 10000) & POLLERR);
+	EXPECT_EQ(-1, sendto(self->tx, "y", 1, 0, (struct sockaddr *)&self->to,
+			     sizeof(self->to)));
+	EXPECT_EQ(ECONNREFUSED, errno);
+	/* reported once: no longer pending, no POLLERR */
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(0, wind_poll(self->tx, POLLERR, 0) & POLLERR);
+	EXPECT_EQ(1, sendto(self->tx, "z", 1, 0, (struct sockaddr *)&self->to,
+			    sizeof(self->to)));
+	EXPECT_EQ(1, sendto(self->tx, "w", 1, MSG_WIND_SYNC,
+			    (struct sockaddr *)&self->to, sizeof(self->to)));
+	/* the failed call queued nothing: "z" then "w" arrive, no "y" */
+	ASSERT_GT(wind_poll(self->rx, POLLIN, 10000), 0);
+	ASSERT_EQ(1, recv(self->rx, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ('z', buf[0]);
+	ASSERT_EQ(1, recv(self->rx, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ('w', buf[0]);
+	EXPECT_EQ(-1, recv(self->rx, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* The same error read through SO_ERROR first is consumed there: the next
+ * send succeeds.  A sync send returns a pending error the same way.
+ */
+TEST_F(fail, async_error_read_by_so_error_is_not_returned_again)
+{
+	struct sockaddr_in nobody;
+	int err = -1;
+	socklen_t len = sizeof(err);
+
+	wind_sin(&nobody, wind_node_addr(1), PORT + 4);
+	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
+			    sizeof(nobody)));
+	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 10000) & POLLERR);
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(ECONNREFUSED, err);
+	EXPECT_EQ(1, sendto(self->tx, "y", 1, 0, (struct sockaddr *)&self->to,
+			    sizeof(self->to)));
+
+	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
+			    sizeof(nobody)));
+	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 10000) & POLLERR);
+	EXPECT_EQ(-1, sendto(self->tx, "z", 1, MSG_WIND_SYNC,
+			     (struct sockaddr *)&self->to, sizeof(self->to)));
+	EXPECT_EQ(ECONNREFUSED, errno);
+	EXPECT_EQ(1, sendto(self->tx, "z", 1, MSG_WIND_SYNC,
+			    (struct sockaddr *)&self->to, sizeof(self->to)));
+}
+
+/* A peer that never answered: its first RTO is 5 * rto_min_ms (no RTT
+ * sample yet), doubling up to rto_max_ms.  With rto_min_ms 20, rto_max_ms
+ * 250 and retries 4 (the fixture): 100 + 200 + 250 + 250 + 250 = 1050 ms,
+ * after exactly 4 retransmissions (wind(7), "ETIMEDOUT").  Timers never
+ * fire early, so the failure cannot come before the bound; the upper
+ * check only has room for a loaded host.
+ */
+TEST_F(fail, fresh_peer_unreachable_after_retries_within_documented_bound)
+{
+	long rtx0, unreach0, out0;
+	long long t0, dt;
+
+	blackhole(_metadata);
+	rtx0 = wind_stat(wind_ns(0), "OutRetransmits");
+	unreach0 = wind_stat(wind_ns(0), "PeersUnreachable");
+	out0 = wind_stat(wind_ns(0), "OutPackets");
+	t0 = wind_now_ms();
+	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&self->to,
+			    sizeof(self->to)));
+	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 15000) & POLLERR);
+	dt = wind_now_ms() - t0;
+	EXPECT_EQ(4, wind_stat(wind_ns(0), "OutRetransmits") - rtx0);
+	EXPECT_EQ(5, wind_stat(wind_ns(0), "OutPackets") - out0);
+	EXPECT_EQ(1, wind_stat(wind_ns(0), "PeersUnreachable") - unreach0);
+	EXPECT_EQ(-1, sendto(self->tx, "y", 1, 0, (struct sockaddr *)&self->to,
+			     sizeof(self->to)));
+	EXPECT_EQ(ETIMEDOUT, errno);
+	EXPECT_GE(dt, 1050 - 5);
+	EXPECT_LE(dt, 1050 + 4000);
+	TH_LOG("fresh peer unreachable after %lld ms (bound 1050 ms)", dt);
+}
+
 TEST_F(fail, sync_to_blackhole_times_out_within_bound)
 {
 	long long t0;
@@ -136,8 +232,10 @@ TEST_F(fail, sync_to_blackhole_times_out_within_bound)
 	EXPECT_EQ(-1, sendto(self->tx, "b", 1, MSG_WIND_SYNC,
 			     (struct sockaddr *)&self->to, sizeof(self->to)));
 	EXPECT_EQ(ETIMEDOUT, errno);
-	/* 4 retries of at most 250 ms, plus scheduling slack under TCG */
-	EXPECT_LT(wind_now_ms() - t0, 4 * 250 + 3000);
+	/* wind(7): a tail loss probe, then r0 + 4 retries, each at most
+	 * 250 ms; plus scheduling slack under TCG
+	 */
+	EXPECT_LT(wind_now_ms() - t0, (4 + 2) * 250 + 3000);
 	EXPECT_GE(wind_stat(wind_ns(0), "PeersUnreachable"), 1);
 }
 

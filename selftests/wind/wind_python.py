@@ -15,6 +15,7 @@ executes JSON requests read from stdin.  KTAP output.
 import errno
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -68,6 +69,11 @@ def agent():
                 res = {}
             elif op == "getsockopt":
                 res = {"value": sock.getsockopt(req["level"], req["opt"])}
+            elif op == "poll":
+                p = select.poll()
+                p.register(sock, req["events"])
+                ev = p.poll(req["timeout_ms"])
+                res = {"revents": ev[0][1] if ev else 0}
             else:
                 res = {"error": f"unknown op {op}"}
         except TimeoutError:
@@ -280,6 +286,24 @@ def t_trunc(tx, rx, rx_port):
            f"next message after a truncated one: {r}")
 
 
+def t_pending_error(tx, rx, rx_port):
+    """The issue-18 script: an async message to a port nobody has, then
+    the next sendto() fails once with ECONNREFUSED, as UDP's does."""
+    r = tx("sendto", data="78", flags=0, addr=ADDR[1], port=rx_port + 1)
+    expect(r.get("n") == 1, f"sendto to a closed port: {r}")
+    r = tx("poll", events=select.POLLERR, timeout_ms=10000)
+    expect(r.get("revents", 0) & select.POLLERR, f"no POLLERR: {r}")
+    r = tx("sendto", data="79", flags=0, addr=ADDR[1], port=rx_port)
+    expect(r.get("errno") == errno.ECONNREFUSED,
+           f"next sendto: {r}, expected ECONNREFUSED")
+    r = tx("getsockopt", level=socket.SOL_SOCKET, opt=socket.SO_ERROR)
+    expect(r.get("value") == 0, f"SO_ERROR after the sendto took it: {r}")
+    r = tx("sendto", data="7a", flags=0, addr=ADDR[1], port=rx_port)
+    expect(r.get("n") == 1, f"the sendto after: {r}")
+    (r,) = recv_all(rx, 1)
+    expect(r["data"] == "7a", f"received {r}, expected only b'z'")
+
+
 def main():
     if "--agent" in sys.argv:
         agent()
@@ -288,7 +312,7 @@ def main():
         print("TAP version 13\n1..0 # SKIP must be root")
         return KSFT_SKIP
 
-    ktap = Ktap(8)
+    ktap = Ktap(9)
 
     def case(desc, fn, *args):
         try:
@@ -312,7 +336,7 @@ def main():
         for a in agents:
             a.close()
         topo_teardown()
-        while ktap.n < 8:
+        while ktap.n < 9:
             ktap.result(False, "setup failed")
         return 1
 
@@ -326,6 +350,8 @@ def main():
         case("settimeout() on an empty socket raises TimeoutError",
              t_timeout, rx)
         case("WIND_MSGTYPE round-trips, 3 is EINVAL", t_msgtype, tx)
+        case("a refused async message fails the next sendto() once",
+             t_pending_error, tx, rx, rx_port)
         case("connect() then send()", t_connect, tx, rx, tx_port, rx_port)
         r = tx("sendto", data="00", flags=socket.MSG_OOB, addr=ADDR[1],
                port=rx_port)
