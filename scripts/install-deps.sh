@@ -30,6 +30,9 @@ PKGS=(
 	linux-source-6.12 python3-yaml python3-jsonschema
 	# make check-debug: building the debug kernel (scripts/debug-kernel)
 	flex bison bc libelf-dev libssl-dev rsync
+	# userspace/fabric (libwind-fi.so) and its tests: libfabric, fi_info,
+	# fi_pingpong, Open MPI over libfabric, mpi4py
+	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
 )
 
 check_only=0
