@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -156,6 +157,11 @@ static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
 	ret = n ? (ssize_t)n : -FI_EAGAIN;
 out:
 	pthread_mutex_unlock(&cq->dom->lock);
+	/* Nothing yet: let the peer run if it shares our CPU (ranks of an
+	 * oversubscribed node, a ping-pong on one core); a busy poller
+	 * would otherwise hold the CPU for its whole time slice. */
+	if (ret == -FI_EAGAIN && wfi_yield)
+		sched_yield();
 	return ret;
 }
 

@@ -378,6 +378,8 @@ int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 	return 0;
 }
 
+int wfi_yield = 1;
+
 static void wfi_cleanup(void)
 {
 }
@@ -401,5 +403,8 @@ FI_EXT_INI
 			"SO_RCVBUF of an endpoint's Wind socket (default 64 MiB; forced when privileged)");
 	fi_param_define(&wfi_prov, "iface", FI_PARAM_STRING,
 			"Interface whose IPv4 address endpoints bind to (default: the first up non-loopback one, else 127.0.0.1)");
+	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
+			"Yield the CPU when a CQ read finds nothing (default 1: ranks sharing a core let each other run)");
+	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);
 	return &wfi_prov;
 }

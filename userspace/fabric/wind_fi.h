@@ -187,9 +187,11 @@ struct wfi_ep {
 	size_t			unexp_bytes;
 	size_t			unexp_max;
 	uint64_t		stat_unexp;
+	unsigned int		progress_calls;
 };
 
 extern struct fi_provider wfi_prov;
+extern int wfi_yield;	/* FI_WIND_YIELD */
 
 #define WFI_WARN(subsys, ...) FI_WARN(&wfi_prov, subsys, __VA_ARGS__)
 
