@@ -9,7 +9,11 @@
 # bench helloworld and ringtest on 4 ranks, and an mpi4py ping-pong, each
 # checking its results; then Wind's counters in every rank's namespace
 # must have moved, and no rank's namespace may have accepted a TCP
-# connection (the ranks talked over Wind, not TCP).  KTAP output.
+# connection (the ranks talked over Wind, not TCP).  Then the
+# collectives again through 1% loss on every rank's link, and a rank
+# whose link goes down mid-run: the job must end in an MPI error, not
+# hang (a directed receive probes its peer after FI_WIND_PROBE_MS, and
+# Wind reports the peer unreachable within its bound).  KTAP output.
 #
 #                 +---------- root namespace: mpirun ----------+
 #                 | br0 10.81.0.254/24 (PMIx server, TCP)      |
@@ -25,7 +29,7 @@
 set -u
 
 ksft_skip=4
-NTESTS=7
+NTESTS=9
 NRANKS=4
 PFX=windm$$-
 HERE=$(cd "$(dirname "$0")" && pwd -P)
@@ -185,6 +189,42 @@ for r in $(seq 0 $((NRANKS - 1))); do
 	[ "$p" = 0 ] || rc=1
 done
 result $rc "no TCP connection between ranks (PassiveOpens 0 in every rank's namespace)"
+
+# 8: 1% loss on every rank's link changes no result
+for r in $(seq 0 $((NRANKS - 1))); do
+	tc -n "$PFX$r" qdisc add dev eth0 root netem loss 1% 2>&1 | diag
+done
+rtx0=$(stat_of "${PFX}0" OutRetransmits)
+mpi 4 600 "$TESTS/mpi_coll"
+rc=$?
+grep -v 'mca:\|mca: \|select:' "$TMP/mpi.log" | diag
+rtx1=$(stat_of "${PFX}0" OutRetransmits)
+echo "# rank 0 namespace: Wind OutRetransmits +$(( ${rtx1:-0} - ${rtx0:-0} ))"
+[ $rc = 0 ] && used_wind && grep -q 'mpi_coll: OK (4 ranks' "$TMP/mpi.log"
+result $? "mpi_coll on 4 ranks through 1% loss on every link (exit $rc)"
+for r in $(seq 0 $((NRANKS - 1))); do
+	tc -n "$PFX$r" qdisc del dev eth0 root 2>/dev/null
+done
+
+# 9: rank 1's link goes down mid-run: an MPI error, not a hang
+rm -f "$TMP/ready"
+start=$SECONDS
+mpi 2 240 "$TESTS/mpi_fault" "$TMP/ready" &
+mpid=$!
+if poll 120 test -e "$TMP/ready"; then
+	ip -n "${PFX}1" link set eth0 down
+	cut=$SECONDS
+else
+	echo "# mpi_fault never got ready"
+	cut=$SECONDS
+fi
+wait $mpid
+rc=$?
+grep 'mpi_fault' "$TMP/mpi.log" | sed 's/after [0-9]* rounds/after N rounds/' | diag
+echo "# the job ended $((SECONDS - cut)) s after the link went down (timing not checked)"
+[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'mpi_fault: rank .: MPI error' "$TMP/mpi.log"
+result $? "a rank losing its link mid-run ends the job with an MPI error, not a hang (exit $rc)"
+: "$start"
 
 [ $failed = 0 ] && exit 0
 exit 1

@@ -22,6 +22,7 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -152,6 +153,27 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 	complete(ep, false, rx->flags, &c);
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static bool is_directed(const struct wfi_ep *ep, const struct wfi_rx *rx)
+{
+	return rx->src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV);
+}
+
+/* Take @rx off its posted list. */
+static void rx_unpost(struct wfi_ep *ep, struct wfi_rx *rx)
+{
+	wfi_list_del(&rx->link);
+	if (is_directed(ep, rx))
+		ep->ndirected--;
+}
+
 /* --- progress --- */
 
 static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
@@ -177,7 +199,7 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			a = wfi_av_addr(ep->av, rx->src);
 			if (!a || !same_addr(a, peer))
 				continue;
-			wfi_list_del(&rx->link);
+			rx_unpost(ep, rx);
 			c.e.op_context = rx->context;
 			c.e.flags = FI_RECV | op_flag(rx->op);
 			c.e.tag = rx->tag;
@@ -249,7 +271,7 @@ static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 	} while (n < 0 && errno == EINTR);
 	if (n < (ssize_t)sizeof(h))
 		return;		/* cannot happen: we peeked it under our lock */
-	wfi_list_del(&rx->link);
+	rx_unpost(ep, rx);
 	rx_done(ep, rx, &h, len, len < rx->len ? len : rx->len, &from);
 	free(rx);
 }
@@ -290,6 +312,36 @@ static int recv_unexpected(struct wfi_ep *ep, size_t len, int op)
 	return 0;
 }
 
+/* Probe the peers that directed receives have waited on too long: a
+ * message to a dead peer makes Wind declare it unreachable (within its
+ * documented bound) and report it, which fails those receives. */
+static void send_probes(struct wfi_ep *ep)
+{
+	int64_t now = now_ms();
+	fi_addr_t last = FI_ADDR_NOTAVAIL;
+	int op;
+
+	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
+		struct wfi_list *pos;
+
+		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = pos->next) {
+			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
+			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+			const struct sockaddr_in *sin;
+
+			if (!is_directed(ep, rx) || now < rx->probe_at)
+				continue;
+			rx->probe_at = now + ep->probe_ms;
+			sin = wfi_av_addr(ep->av, rx->src);
+			if (!sin || rx->src == last)
+				continue;
+			last = rx->src;
+			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+			       (const struct sockaddr *)sin, sizeof(*sin));
+		}
+	}
+}
+
 void wfi_ep_progress(struct wfi_ep *ep)
 {
 	bool errs = false;
@@ -300,8 +352,11 @@ void wfi_ep_progress(struct wfi_ep *ep)
 	/* A failure report also sets SO_ERROR, which the next read of an
 	 * empty socket returns: the error queue is read then, and every
 	 * 64th time in case the socket never runs empty. */
-	if (++ep->progress_calls % 64 == 0)
+	if (++ep->progress_calls % 64 == 0) {
 		errs = true;
+		if (ep->ndirected && ep->probe_ms)
+			send_probes(ep);
+	}
 	for (i = 0; i < 256; i++) {
 		struct sockaddr_in from;
 		struct wfi_hdr h;
@@ -325,7 +380,8 @@ void wfi_ep_progress(struct wfi_ep *ep)
 		}
 		if (n < (ssize_t)sizeof(h) || h.version != WFI_HDR_VERSION ||
 		    (h.op != WFI_OP_MSG && h.op != WFI_OP_TAGGED)) {
-			WFI_WARN(FI_LOG_EP_DATA, "dropping a malformed message\n");
+			if (n != sizeof(h) || h.op != WFI_OP_PROBE)
+				WFI_WARN(FI_LOG_EP_DATA, "dropping a malformed message\n");
 			discard_next(ep);
 			continue;
 		}
@@ -549,6 +605,10 @@ static ssize_t do_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 	if (u) {
 		unexp_deliver(ep, rx, u, false);
 		goto out_free;
+	}
+	if (is_directed(ep, rx)) {
+		rx->probe_at = now_ms() + ep->probe_ms;
+		ep->ndirected++;
 	}
 	wfi_list_add_tail(&ep->posted[op], &rx->link);
 	wfi_ep_progress(ep);
@@ -776,7 +836,7 @@ static ssize_t ep_cancel(fid_t fid, void *context)
 
 			if (rx->context != context)
 				continue;
-			wfi_list_del(&rx->link);
+			rx_unpost(ep, rx);
 			c.e.op_context = context;
 			c.e.flags = FI_RECV | op_flag(op);
 			c.e.tag = rx->tag;
@@ -1194,6 +1254,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 		wfi_list_init(&ep->unexp[op]);
 	}
 	ep->unexp_max = wfi_param_size("unexp_max", 64u << 20);
+	ep->probe_ms = wfi_param_size("probe_ms", 2000);
 	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;
 	ret = open_socket(ep);

@@ -403,6 +403,8 @@ FI_EXT_INI
 			"SO_RCVBUF of an endpoint's Wind socket (default 64 MiB; forced when privileged)");
 	fi_param_define(&wfi_prov, "iface", FI_PARAM_STRING,
 			"Interface whose IPv4 address endpoints bind to (default: the first up non-loopback one, else 127.0.0.1)");
+	fi_param_define(&wfi_prov, "probe_ms", FI_PARAM_SIZE_T,
+			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
 			"Yield the CPU when a CQ read finds nothing (default 1: ranks sharing a core let each other run)");
 	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);

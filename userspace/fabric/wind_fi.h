@@ -55,7 +55,10 @@ struct wfi_hdr {
 	uint64_t	data;		/* remote CQ data when WFI_HF_DATA */
 };
 #define WFI_HDR_VERSION	1
-enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2 };
+/* WFI_OP_PROBE: no payload, dropped by the receiver; sent to a peer a
+ * directed receive has waited on for FI_WIND_PROBE_MS, so that Wind
+ * finds out (and reports) when that peer is gone. */
+enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3 };
 #define WFI_HF_DATA	0x1
 
 struct wfi_list {
@@ -159,6 +162,7 @@ struct wfi_rx {
 	struct iovec		iov[WFI_IOV_LIMIT];
 	size_t			iov_count;
 	size_t			len;
+	int64_t			probe_at;	/* ms, CLOCK_MONOTONIC; directed only */
 };
 
 struct wfi_unexp {
@@ -188,6 +192,8 @@ struct wfi_ep {
 	size_t			unexp_max;
 	uint64_t		stat_unexp;
 	unsigned int		progress_calls;
+	size_t			ndirected;	/* posted directed receives */
+	int64_t			probe_ms;	/* 0: no probes */
 };
 
 extern struct fi_provider wfi_prov;
