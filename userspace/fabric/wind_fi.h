@@ -236,6 +236,20 @@ void wfi_detach(struct wfi_ep **eps, size_t *neps, struct wfi_ep *ep);
 /* ep.c */
 int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 		 struct fid_ep **ep, void *context);
+
+/* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *iov, size_t count,
+		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
+		 bool has_data, void *context, uint64_t flags);
+ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
+		 fi_addr_t src, uint8_t op, uint64_t tag, uint64_t ignore,
+		 void *context, uint64_t flags);
+ssize_t wfi_ep_cancel(fid_t fid, void *context);
+void wfi_ep_free_lists(struct wfi_ep *ep);
+
+/* msg.c */
+extern struct fi_ops_msg wfi_msg_ops;
+extern struct fi_ops_tagged wfi_tagged_ops;
 
 #endif /* WIND_FI_H */
