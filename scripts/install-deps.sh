@@ -32,6 +32,9 @@ PKGS=(
 	flex bison bc libelf-dev libssl-dev rsync
 	# scripts/fresh-machine-test (CI): a fresh Debian 12 root
 	debootstrap
+	# userspace/fabric (libwind-fi.so) and its tests: libfabric, fi_info,
+	# fi_pingpong, Open MPI over libfabric, mpi4py
+	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
 )
 
 check_only=0

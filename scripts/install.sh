@@ -8,7 +8,7 @@
 #   scripts/install.sh uninstall [PART...]
 #   scripts/install.sh list      [PART...]   the files, one a line, as installed
 #
-# PART: module headers lib preload man windctl (default: all of them).
+# PART: module headers lib preload man windctl fabric (default: all of them).
 #
 # Environment (as make passes it):
 #   DESTDIR   staging root (default: none).  With a DESTDIR, depmod and
@@ -22,6 +22,9 @@
 #   KVER      the kernel the module is for (default: wind.ko's vermagic);
 #             the module goes to /lib/modules/$KVER/extra/wind.ko
 #   DEPMOD    depmod (run as "$DEPMOD -a $KVER" after the module moved)
+#   FI_PROVDIR  where libfabric looks for providers: libwind-fi.so goes
+#             there (default: Debian's, /usr/lib/MULTIARCH/libfabric, the
+#             FI_PROVIDER_PATH default of libfabric1)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -42,6 +45,8 @@ KO=$TOP/wind.ko
 LIB=$TOP/userspace/lib
 SHIM=$TOP/userspace/preload/libwind-preload.so
 WINDCTL=$TOP/userspace/windctl/windctl
+FABRIC=$TOP/userspace/fabric/libwind-fi.so
+FI_PROVDIR=${FI_PROVDIR:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/libfabric}
 
 kver() {
 	if [ -n "${KVER:-}" ]; then
@@ -87,8 +92,12 @@ files() {
 	windctl)
 		[ -x "$WINDCTL" ] && echo "$WINDCTL $SBINDIR/windctl 0755"
 		return 0 ;;
+	fabric)
+		# built only with libfabric-dev
+		[ -e "$FABRIC" ] && echo "$FABRIC $FI_PROVDIR/libwind-fi.so 0755"
+		return 0 ;;
 	*)
-		die "unknown part $1 (module headers lib preload man windctl)" ;;
+		die "unknown part $1 (module headers lib preload man windctl fabric)" ;;
 	esac
 }
 
@@ -149,12 +158,12 @@ after_lib() {
 action=$1
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl)
+[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl fabric)
 
 for part in "${parts[@]}"; do
 	case "$part" in
-	module|headers|lib|preload|man|windctl) ;;
-	*) die "unknown part $part (module headers lib preload man windctl)" ;;
+	module|headers|lib|preload|man|windctl|fabric) ;;
+	*) die "unknown part $part (module headers lib preload man windctl fabric)" ;;
 	esac
 done
 for part in "${parts[@]}"; do

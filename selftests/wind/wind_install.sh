@@ -96,6 +96,9 @@ for f in "$ROOT"/man/*.[1-8]; do
 done > "$TMP/man.list"
 [ -x "$ROOT/userspace/windctl/windctl" ] && expected="$expected
 /usr/local/sbin/windctl"
+# the libfabric provider, into libfabric's own provider directory
+[ -e "$ROOT/userspace/fabric/libwind-fi.so" ] && expected="$expected
+/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/libfabric/libwind-fi.so"
 for f in "$ROOT"/userspace/windctl/*.[1-8]; do
 	[ -e "$f" ] && echo "/usr/local/share/man/man${f##*.}/$(basename "$f")"
 done >> "$TMP/man.list"

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libwind-fi.so: the domain, local memory registration and address vectors.
+ *
+ * An AV holds IPv4 socket addresses (struct sockaddr_in, an endpoint's
+ * name); fi_addr_t is the index of an entry for FI_AV_TABLE and FI_AV_MAP
+ * alike (a map's values are opaque to the caller).  Reverse lookups (the
+ * source of a received message) scan the table: MPI jobs here have tens of
+ * peers, not millions.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "wind_fi.h"
+
+/* --- memory registration: local only (no FI_RMA yet) --- */
+
+struct wfi_mr {
+	struct fid_mr		mr;
+	struct wfi_domain	*dom;
+};
+
+static int mr_close(struct fid *fid)
+{
+	struct wfi_mr *mr = wfi_container_of(fid, struct wfi_mr, mr.fid);
+
+	pthread_mutex_lock(&mr->dom->lock);
+	mr->dom->refs--;
+	pthread_mutex_unlock(&mr->dom->lock);
+	free(mr);
+	return 0;
+}
+
+static struct fi_ops mr_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = mr_close,
+	.bind = wfi_no_bind,
+	.control = wfi_no_control,
+	.ops_open = wfi_no_ops_open,
+};
+
+static int mr_reg(struct fid *fid, const void *buf, size_t len,
+		  uint64_t access, uint64_t offset, uint64_t requested_key,
+		  uint64_t flags, struct fid_mr **mrp, void *context)
+{
+	struct wfi_domain *dom = wfi_container_of(fid, struct wfi_domain, domain.fid);
+	struct wfi_mr *mr;
+
+	(void)buf; (void)len; (void)offset; (void)flags;
+	if (access & (FI_REMOTE_READ | FI_REMOTE_WRITE))
+		return -FI_ENOSYS;	/* no FI_RMA */
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return -FI_ENOMEM;
+	mr->mr.fid.fclass = FI_CLASS_MR;
+	mr->mr.fid.context = context;
+	mr->mr.fid.ops = &mr_fi_ops;
+	mr->mr.mem_desc = NULL;
+	mr->mr.key = requested_key;
+	mr->dom = dom;
+	pthread_mutex_lock(&dom->lock);
+	dom->refs++;
+	pthread_mutex_unlock(&dom->lock);
+	*mrp = &mr->mr;
+	return 0;
+}
+
+static int mr_regv(struct fid *fid, const struct iovec *iov, size_t count,
+		   uint64_t access, uint64_t offset, uint64_t requested_key,
+		   uint64_t flags, struct fid_mr **mr, void *context)
+{
+	if (count > 1)
+		return -FI_EINVAL;
+	return mr_reg(fid, count ? iov->iov_base : NULL, count ? iov->iov_len : 0,
+		      access, offset, requested_key, flags, mr, context);
+}
+
+static int mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
+		      uint64_t flags, struct fid_mr **mr)
+{
+	return mr_regv(fid, attr->mr_iov, attr->iov_count, attr->access,
+		       attr->offset, attr->requested_key, flags, mr,
+		       attr->context);
+}
+
+static struct fi_ops_mr domain_mr_ops = {
+	.size = sizeof(struct fi_ops_mr),
+	.reg = mr_reg,
+	.regv = mr_regv,
+	.regattr = mr_regattr,
+};
+
+/* --- address vectors --- */
+
+static int av_grow(struct wfi_av *av, size_t want)
+{
+	size_t cap = av->cap ? av->cap : 16;
+	struct sockaddr_in *a;
+	bool *u;
+
+	while (cap < want)
+		cap *= 2;
+	if (cap == av->cap)
+		return 0;
+	a = realloc(av->addrs, cap * sizeof(*a));
+	if (!a)
+		return -FI_ENOMEM;
+	av->addrs = a;
+	u = realloc(av->used, cap * sizeof(*u));
+	if (!u)
+		return -FI_ENOMEM;
+	memset(u + av->cap, 0, (cap - av->cap) * sizeof(*u));
+	av->used = u;
+	av->cap = cap;
+	return 0;
+}
+
+static int av_insert(struct fid_av *fav, const void *addr, size_t count,
+		     fi_addr_t *fi_addr, uint64_t flags, void *context)
+{
+	struct wfi_av *av = wfi_container_of(fav, struct wfi_av, av);
+	const struct sockaddr_in *sin = addr;
+	size_t i;
+	int n = 0;
+
+	(void)context;
+	if (flags & ~(FI_MORE | FI_SYNC_ERR))
+		return -FI_EBADFLAGS;
+	pthread_mutex_lock(&av->dom->lock);
+	if (av_grow(av, av->count + count)) {
+		pthread_mutex_unlock(&av->dom->lock);
+		return -FI_ENOMEM;
+	}
+	for (i = 0; i < count; i++) {
+		if (sin[i].sin_family != AF_INET) {
+			if (fi_addr)
+				fi_addr[i] = FI_ADDR_NOTAVAIL;
+			continue;
+		}
+		av->addrs[av->count] = sin[i];
+		memset(av->addrs[av->count].sin_zero, 0, sizeof(sin->sin_zero));
+		av->used[av->count] = true;
+		if (fi_addr)
+			fi_addr[i] = av->count;
+		av->count++;
+		n++;
+	}
+	pthread_mutex_unlock(&av->dom->lock);
+	return n;
+}
+
+static int av_insertsvc(struct fid_av *fav, const char *node,
+			const char *service, fi_addr_t *fi_addr,
+			uint64_t flags, void *context)
+{
+	struct fi_info *fi = NULL;
+	int ret;
+
+	ret = wfi_getinfo(WFI_API_VERSION, node, service, 0, NULL, &fi);
+	if (ret)
+		return ret;
+	ret = av_insert(fav, fi->dest_addr, 1, fi_addr, flags, context);
+	fi_freeinfo(fi);
+	return ret;
+}
+
+static int av_insertsym(struct fid_av *fav, const char *node, size_t nodecnt,
+			const char *service, size_t svccnt, fi_addr_t *fi_addr,
+			uint64_t flags, void *context)
+{
+	struct in_addr base;
+	size_t i, j;
+	int port, n = 0, ret;
+
+	if (inet_pton(AF_INET, node, &base) != 1)
+		return -FI_EINVAL;
+	port = atoi(service);
+	for (i = 0; i < nodecnt; i++) {
+		for (j = 0; j < svccnt; j++) {
+			struct sockaddr_in sin = { .sin_family = AF_INET };
+
+			sin.sin_addr.s_addr = htonl(ntohl(base.s_addr) + i);
+			sin.sin_port = htons(port + j);
+			ret = av_insert(fav, &sin, 1, fi_addr ? &fi_addr[n] : NULL,
+					flags, context);
+			if (ret < 0)
+				return ret;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int av_remove(struct fid_av *fav, fi_addr_t *fi_addr, size_t count,
+		     uint64_t flags)
+{
+	struct wfi_av *av = wfi_container_of(fav, struct wfi_av, av);
+	size_t i;
+
+	(void)flags;
+	pthread_mutex_lock(&av->dom->lock);
+	for (i = 0; i < count; i++)
+		if (fi_addr[i] < av->count)
+			av->used[fi_addr[i]] = false;
+	pthread_mutex_unlock(&av->dom->lock);
+	return 0;
+}
+
+const struct sockaddr_in *wfi_av_addr(struct wfi_av *av, fi_addr_t addr)
+{
+	if (!av || addr >= av->count || !av->used[addr])
+		return NULL;
+	return &av->addrs[addr];
+}
+
+int wfi_av_reverse(struct wfi_av *av, const struct sockaddr_in *sin,
+		   fi_addr_t *out)
+{
+	size_t i;
+
+	for (i = 0; av && i < av->count; i++) {
+		if (av->used[i] && av->addrs[i].sin_port == sin->sin_port &&
+		    av->addrs[i].sin_addr.s_addr == sin->sin_addr.s_addr) {
+			*out = i;
+			return 0;
+		}
+	}
+	*out = FI_ADDR_NOTAVAIL;
+	return -FI_ENODATA;
+}
+
+static int av_lookup(struct fid_av *fav, fi_addr_t fi_addr, void *addr,
+		     size_t *addrlen)
+{
+	struct wfi_av *av = wfi_container_of(fav, struct wfi_av, av);
+	const struct sockaddr_in *sin;
+	size_t want = *addrlen;
+
+	pthread_mutex_lock(&av->dom->lock);
+	sin = wfi_av_addr(av, fi_addr);
+	if (sin)
+		memcpy(addr, sin, want < sizeof(*sin) ? want : sizeof(*sin));
+	pthread_mutex_unlock(&av->dom->lock);
+	if (!sin)
+		return -FI_EINVAL;
+	*addrlen = sizeof(*sin);
+	return 0;
+}
+
+static const char *av_straddr(struct fid_av *fav, const void *addr,
+			      char *buf, size_t *len)
+{
+	const struct sockaddr_in *sin = addr;
+	char ip[INET_ADDRSTRLEN];
+	int n;
+
+	(void)fav;
+	inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+	n = snprintf(buf, *len, "fi_sockaddr_in://%s:%u", ip, ntohs(sin->sin_port));
+	*len = n + 1;
+	return buf;
+}
+
+static int av_close(struct fid *fid)
+{
+	struct wfi_av *av = wfi_container_of(fid, struct wfi_av, av.fid);
+
+	if (av->refs)
+		return -FI_EBUSY;
+	pthread_mutex_lock(&av->dom->lock);
+	av->dom->refs--;
+	pthread_mutex_unlock(&av->dom->lock);
+	free(av->addrs);
+	free(av->used);
+	free(av);
+	return 0;
+}
+
+static struct fi_ops av_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = av_close,
+	.bind = wfi_no_bind,
+	.control = wfi_no_control,
+	.ops_open = wfi_no_ops_open,
+};
+
+static int av_no_set(struct fid_av *av, struct fi_av_set_attr *attr,
+		     struct fid_av_set **av_set, void *context)
+{
+	(void)av; (void)attr; (void)av_set; (void)context;
+	return -FI_ENOSYS;
+}
+
+static struct fi_ops_av av_ops = {
+	.size = sizeof(struct fi_ops_av),
+	.insert = av_insert,
+	.insertsvc = av_insertsvc,
+	.insertsym = av_insertsym,
+	.remove = av_remove,
+	.lookup = av_lookup,
+	.straddr = av_straddr,
+	.av_set = av_no_set,
+};
+
+int wfi_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
+		struct fid_av **avp, void *context)
+{
+	struct wfi_domain *dom = wfi_container_of(domain, struct wfi_domain, domain);
+	struct wfi_av *av;
+
+	if (attr->type != FI_AV_UNSPEC && attr->type != FI_AV_MAP &&
+	    attr->type != FI_AV_TABLE)
+		return -FI_EINVAL;
+	if (attr->flags & (FI_EVENT | FI_READ) || attr->name || attr->rx_ctx_bits)
+		return -FI_ENOSYS;
+	av = calloc(1, sizeof(*av));
+	if (!av)
+		return -FI_ENOMEM;
+	av->type = attr->type == FI_AV_UNSPEC ? FI_AV_TABLE : attr->type;
+	if (attr->count && av_grow(av, attr->count)) {
+		free(av);
+		return -FI_ENOMEM;
+	}
+	av->dom = dom;
+	av->av.fid.fclass = FI_CLASS_AV;
+	av->av.fid.context = context;
+	av->av.fid.ops = &av_fi_ops;
+	av->av.ops = &av_ops;
+	pthread_mutex_lock(&dom->lock);
+	dom->refs++;
+	pthread_mutex_unlock(&dom->lock);
+	*avp = &av->av;
+	return 0;
+}
+
+/* --- domain --- */
+
+static int domain_close(struct fid *fid)
+{
+	struct wfi_domain *dom = wfi_container_of(fid, struct wfi_domain, domain.fid);
+
+	if (dom->refs)
+		return -FI_EBUSY;
+	pthread_mutex_destroy(&dom->lock);
+	free(dom);
+	return 0;
+}
+
+static struct fi_ops domain_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = domain_close,
+	.bind = wfi_no_bind,
+	.control = wfi_no_control,
+	.ops_open = wfi_no_ops_open,
+};
+
+static int no_scalable_ep(struct fid_domain *d, struct fi_info *i,
+			  struct fid_ep **e, void *c)
+{
+	(void)d; (void)i; (void)e; (void)c;
+	return -FI_ENOSYS;
+}
+
+static int no_poll_open(struct fid_domain *d, struct fi_poll_attr *a,
+			struct fid_poll **p)
+{
+	(void)d; (void)a; (void)p;
+	return -FI_ENOSYS;
+}
+
+static int no_stx_ctx(struct fid_domain *d, struct fi_tx_attr *a,
+		      struct fid_stx **s, void *c)
+{
+	(void)d; (void)a; (void)s; (void)c;
+	return -FI_ENOSYS;
+}
+
+static int no_srx_ctx(struct fid_domain *d, struct fi_rx_attr *a,
+		      struct fid_ep **e, void *c)
+{
+	(void)d; (void)a; (void)e; (void)c;
+	return -FI_ENOSYS;
+}
+
+static int no_query_atomic(struct fid_domain *d, enum fi_datatype dt,
+			   enum fi_op op, struct fi_atomic_attr *a, uint64_t f)
+{
+	(void)d; (void)dt; (void)op; (void)a; (void)f;
+	return -FI_ENOSYS;
+}
+
+static int no_query_collective(struct fid_domain *d, enum fi_collective_op op,
+			       struct fi_collective_attr *a, uint64_t f)
+{
+	(void)d; (void)op; (void)a; (void)f;
+	return -FI_ENOSYS;
+}
+
+static struct fi_ops_domain domain_ops = {
+	.size = sizeof(struct fi_ops_domain),
+	.av_open = wfi_av_open,
+	.cq_open = wfi_cq_open,
+	.endpoint = wfi_endpoint,
+	.scalable_ep = no_scalable_ep,
+	.cntr_open = wfi_cntr_open,
+	.poll_open = no_poll_open,
+	.stx_ctx = no_stx_ctx,
+	.srx_ctx = no_srx_ctx,
+	.query_atomic = no_query_atomic,
+	.query_collective = no_query_collective,
+};
+
+int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
+		    struct fid_domain **domp, void *context)
+{
+	struct wfi_fabric *fab = wfi_container_of(fabric, struct wfi_fabric, fabric);
+	struct wfi_domain *dom;
+
+	if (info && info->domain_attr && info->domain_attr->name &&
+	    strcmp(info->domain_attr->name, WFI_NAME))
+		return -FI_EINVAL;
+	dom = calloc(1, sizeof(*dom));
+	if (!dom)
+		return -FI_ENOMEM;
+	pthread_mutex_init(&dom->lock, NULL);
+	dom->fab = fab;
+	dom->api_version = fabric->api_version ? fabric->api_version : fab->api_version;
+	dom->domain.fid.fclass = FI_CLASS_DOMAIN;
+	dom->domain.fid.context = context;
+	dom->domain.fid.ops = &domain_fi_ops;
+	dom->domain.ops = &domain_ops;
+	dom->domain.mr = &domain_mr_ops;
+	*domp = &dom->domain;
+	return 0;
+}

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libwind-fi.so: matching, progress and the data path of an endpoint.
+ *
+ * A send is one sendmsg() of a struct wfi_hdr and the payload
+ * (async-ordered: Wind delivers it once, in order per peer, or reports
+ * the peer on the error queue); it completes when the kernel took the
+ * bytes (FI_INJECT_COMPLETE semantics).
+ *
+ * Receiving (progress, under the domain lock): the next message is peeked
+ * (its header and, with MSG_TRUNC, its length); if a posted receive
+ * matches, the message is read straight into the receive's buffers; if
+ * not, it is read into a buffer of its own on the unexpected list, as long
+ * as the unexpected bytes stay under FI_WIND_UNEXP_MAX (the first one is
+ * always taken).  Beyond that, messages wait in the socket, where Wind's
+ * window holds their senders back.  Posted receives look at the
+ * unexpected list first, so matching follows arrival order.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <linux/errqueue.h>
+#include <sys/socket.h>
+
+#include "wind_fi.h"
+
+/* --- completions --- */
+
+static void complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
+		     const struct wfi_cqe *cqe)
+{
+	struct wfi_cq *cq = tx ? ep->tx_cq : ep->rx_cq;
+	struct wfi_cntr *cntr = tx ? ep->send_cntr : ep->recv_cntr;
+	bool selective = tx ? ep->tx_selective : ep->rx_selective;
+
+	if (cqe->err) {
+		if (cq)
+			wfi_cq_push(cq, cqe);
+		if (cntr)
+			cntr->errs++;
+		return;
+	}
+	if (cq && (!selective || (opflags & FI_COMPLETION)) &&
+	    !(opflags & FI_INJECT))
+		wfi_cq_push(cq, cqe);
+	if (cntr)
+		cntr->value++;
+}
+
+static int map_errno(int err)
+{
+	switch (err) {
+	case ETIMEDOUT:
+		return FI_ETIMEDOUT;
+	case ECONNREFUSED:
+		return FI_ECONNREFUSED;
+	case ECONNRESET:
+		return FI_ECONNRESET;
+	case EMSGSIZE:
+		return FI_EMSGSIZE;
+	default:
+		return FI_EIO;
+	}
+}
+
+static size_t iov_total(const struct iovec *iov, size_t count)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < count; i++)
+		n += iov[i].iov_len;
+	return n;
+}
+
+static void copy_to_iov(const struct iovec *iov, size_t count,
+			const char *src, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < count && len; i++) {
+		n = iov[i].iov_len < len ? iov[i].iov_len : len;
+		memcpy(iov[i].iov_base, src, n);
+		src += n;
+		len -= n;
+	}
+}
+
+static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
+{
+	return a->sin_port == b->sin_port && a->sin_addr.s_addr == b->sin_addr.s_addr;
+}
+
+static uint64_t op_flag(uint8_t op)
+{
+	return op == WFI_OP_TAGGED ? FI_TAGGED : FI_MSG;
+}
+
+/* Does a message of @op/@tag from @from satisfy @rx? */
+static bool rx_match(struct wfi_ep *ep, const struct wfi_rx *rx, uint64_t tag,
+		     const struct sockaddr_in *from)
+{
+	const struct sockaddr_in *want;
+
+	if (rx->op == WFI_OP_TAGGED && ((rx->tag ^ tag) & ~rx->ignore))
+		return false;
+	if (rx->src == FI_ADDR_UNSPEC || !(ep->info->caps & FI_DIRECTED_RECV))
+		return true;
+	want = wfi_av_addr(ep->av, rx->src);
+	return want && same_addr(want, from);
+}
+
+static fi_addr_t source_of(struct wfi_ep *ep, const struct sockaddr_in *from)
+{
+	fi_addr_t a;
+
+	wfi_av_reverse(ep->av, from, &a);
+	return a;
+}
+
+/* Complete @rx with a message of @len bytes of which @got were placed. */
+static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
+		    const struct wfi_hdr *h, size_t len, size_t got,
+		    const struct sockaddr_in *from)
+{
+	struct wfi_cqe c = {
+		.e = {
+			.op_context = rx->context,
+			.flags = FI_RECV | op_flag(rx->op),
+			.len = got,
+			.tag = h->tag,
+		},
+		.src = source_of(ep, from),
+	};
+
+	if (h->flags & WFI_HF_DATA) {
+		c.e.flags |= FI_REMOTE_CQ_DATA;
+		c.e.data = h->data;
+	}
+	if (len > got) {
+		c.err = FI_ETRUNC;
+		c.prov_errno = EMSGSIZE;
+		c.olen = len - got;
+	}
+	complete(ep, false, rx->flags, &c);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static bool is_directed(const struct wfi_ep *ep, const struct wfi_rx *rx)
+{
+	return rx->src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV);
+}
+
+/* Take @rx off its posted list. */
+static void rx_unpost(struct wfi_ep *ep, struct wfi_rx *rx)
+{
+	wfi_list_del(&rx->link);
+	if (is_directed(ep, rx))
+		ep->ndirected--;
+}
+
+/* --- progress --- */
+
+static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			int err, unsigned int lost)
+{
+	struct wfi_list *pos, *next;
+	int op;
+
+	FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
+		"peer %s:%u failed: %s (%u messages lost)\n",
+		inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
+		strerror(err), lost);
+	/* Receives directed at the dead peer would never complete. */
+	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
+		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = next) {
+			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
+			const struct sockaddr_in *a;
+			struct wfi_cqe c = { 0 };
+
+			next = pos->next;
+			if (rx->src == FI_ADDR_UNSPEC)
+				continue;
+			a = wfi_av_addr(ep->av, rx->src);
+			if (!a || !same_addr(a, peer))
+				continue;
+			rx_unpost(ep, rx);
+			c.e.op_context = rx->context;
+			c.e.flags = FI_RECV | op_flag(rx->op);
+			c.e.tag = rx->tag;
+			c.src = rx->src;
+			c.err = err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO;
+			c.prov_errno = err;
+			complete(ep, false, rx->flags, &c);
+			free(rx);
+		}
+	}
+}
+
+static void drain_errqueue(struct wfi_ep *ep)
+{
+	for (;;) {
+		char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+				     sizeof(struct sockaddr_in))];
+		struct sockaddr_in from;
+		struct msghdr mh = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct cmsghdr *cm;
+		int soerr;
+		socklen_t sl = sizeof(soerr);
+
+		if (recvmsg(ep->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
+			/* clear SO_ERROR too: the reports above said it all */
+			getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+			return;
+		}
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+			struct sock_extended_err ee;
+
+			if (cm->cmsg_level != SOL_IP || cm->cmsg_type != IP_RECVERR)
+				continue;
+			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+			peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
+		}
+	}
+}
+
+static void discard_next(struct wfi_ep *ep)
+{
+	char b;
+	struct iovec iov = { &b, 0 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+}
+
+/* Read the next message into @rx, which matched its peeked header. */
+static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
+{
+	struct iovec iov[WFI_IOV_LIMIT + 1];
+	struct sockaddr_in from;
+	struct wfi_hdr h;
+	struct msghdr mh = {
+		.msg_name = &from, .msg_namelen = sizeof(from),
+		.msg_iov = iov, .msg_iovlen = rx->iov_count + 1,
+	};
+	ssize_t n;
+
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	memcpy(&iov[1], rx->iov, rx->iov_count * sizeof(*iov));
+	do {
+		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n < (ssize_t)sizeof(h))
+		return;		/* cannot happen: we peeked it under our lock */
+	rx_unpost(ep, rx);
+	rx_done(ep, rx, &h, len, len < rx->len ? len : rx->len, &from);
+	free(rx);
+}
+
+/* Read the next message onto the unexpected list. */
+static int recv_unexpected(struct wfi_ep *ep, size_t len, int op)
+{
+	struct wfi_unexp *u = calloc(1, sizeof(*u));
+	struct iovec iov[2];
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	ssize_t n;
+
+	if (!u)
+		return -FI_ENOMEM;
+	u->buf = malloc(len ? len : 1);
+	if (!u->buf) {
+		free(u);
+		return -FI_ENOMEM;
+	}
+	mh.msg_name = &u->from;
+	mh.msg_namelen = sizeof(u->from);
+	iov[0].iov_base = &u->hdr;
+	iov[0].iov_len = sizeof(u->hdr);
+	iov[1].iov_base = u->buf;
+	iov[1].iov_len = len;
+	do {
+		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)(sizeof(u->hdr) + len)) {
+		free(u->buf);
+		free(u);
+		return -FI_EIO;
+	}
+	u->len = len;
+	ep->unexp_bytes += len;
+	ep->stat_unexp++;
+	wfi_list_add_tail(&ep->unexp[op], &u->link);
+	return 0;
+}
+
+/* Probe the peers that directed receives have waited on too long: a
+ * message to a dead peer makes Wind declare it unreachable (within its
+ * documented bound) and report it, which fails those receives. */
+static void send_probes(struct wfi_ep *ep)
+{
+	int64_t now = now_ms();
+	fi_addr_t last = FI_ADDR_NOTAVAIL;
+	int op;
+
+	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
+		struct wfi_list *pos;
+
+		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = pos->next) {
+			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
+			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+			const struct sockaddr_in *sin;
+
+			if (!is_directed(ep, rx) || now < rx->probe_at)
+				continue;
+			rx->probe_at = now + ep->probe_ms;
+			sin = wfi_av_addr(ep->av, rx->src);
+			if (!sin || rx->src == last)
+				continue;
+			last = rx->src;
+			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+			       (const struct sockaddr *)sin, sizeof(*sin));
+		}
+	}
+}
+
+void wfi_ep_progress(struct wfi_ep *ep)
+{
+	bool errs = false;
+	int i;
+
+	if (ep->fd < 0 || !ep->enabled)
+		return;
+	/* A failure report also sets SO_ERROR, which the next read of an
+	 * empty socket returns: the error queue is read then, and every
+	 * 64th time in case the socket never runs empty. */
+	if (++ep->progress_calls % 64 == 0) {
+		errs = true;
+		if (ep->ndirected && ep->probe_ms)
+			send_probes(ep);
+	}
+	for (i = 0; i < 256; i++) {
+		struct sockaddr_in from;
+		struct wfi_hdr h;
+		struct iovec iov = { &h, sizeof(h) };
+		struct msghdr mh = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+		};
+		struct wfi_list *pos;
+		struct wfi_rx *rx = NULL;
+		ssize_t n;
+		size_t len;
+
+		n = recvmsg(ep->fd, &mh, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				errs = true;	/* a pending SO_ERROR */
+			break;
+		}
+		if (n < (ssize_t)sizeof(h) || h.version != WFI_HDR_VERSION ||
+		    (h.op != WFI_OP_MSG && h.op != WFI_OP_TAGGED)) {
+			if (n != sizeof(h) || h.op != WFI_OP_PROBE)
+				WFI_WARN(FI_LOG_EP_DATA, "dropping a malformed message\n");
+			discard_next(ep);
+			continue;
+		}
+		len = n - sizeof(h);
+		for (pos = ep->posted[h.op].next; pos != &ep->posted[h.op];
+		     pos = pos->next) {
+			struct wfi_rx *r = wfi_container_of(pos, struct wfi_rx, link);
+
+			if (rx_match(ep, r, h.tag, &from)) {
+				rx = r;
+				break;
+			}
+		}
+		if (rx) {
+			recv_into(ep, rx, len);
+			continue;
+		}
+		if (ep->unexp_bytes &&
+		    ep->unexp_bytes + len > ep->unexp_max)
+			break;	/* leave it in the socket */
+		if (recv_unexpected(ep, len, h.op))
+			break;
+	}
+	if (errs)
+		drain_errqueue(ep);
+}
+
+/* --- data transfer --- */
+
+ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
+		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
+		 bool has_data, void *context, uint64_t flags)
+{
+	struct iovec iov[WFI_IOV_LIMIT + 1];
+	struct wfi_hdr h = {
+		.version = WFI_HDR_VERSION, .op = op,
+		.flags = has_data ? WFI_HF_DATA : 0, .tag = tag, .data = data,
+	};
+	struct sockaddr_in to;
+	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
+			     .msg_iov = iov, .msg_iovlen = count + 1 };
+	const struct sockaddr_in *sin;
+	size_t total = iov_total(uiov, count);
+	ssize_t ret = 0, n;
+
+	if (count > WFI_IOV_LIMIT)
+		return -FI_EINVAL;
+	if (total > WFI_MAX_MSG)
+		return -FI_EMSGSIZE;
+	if ((flags & FI_INJECT) && total > WFI_INJECT_SIZE)
+		return -FI_EMSGSIZE;
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	memcpy(&iov[1], uiov, count * sizeof(*iov));
+
+	pthread_mutex_lock(&ep->dom->lock);
+	if (!ep->enabled) {
+		ret = -FI_EOPBADSTATE;
+		goto out;
+	}
+	sin = wfi_av_addr(ep->av, dest);
+	if (!sin) {
+		ret = -FI_EINVAL;
+		goto out;
+	}
+	to = *sin;
+	do {
+		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		struct wfi_cqe c = { 0 };
+
+		switch (errno) {
+		case EAGAIN:
+		case ENOBUFS:
+		/* a pending SO_ERROR of another peer's failure, which the
+		 * error queue reports; this message was not sent: retry */
+		case ETIMEDOUT:
+		case ECONNREFUSED:
+		case ECONNRESET:
+			wfi_ep_progress(ep);
+			ret = -FI_EAGAIN;
+			goto out;
+		case EMSGSIZE:
+			ret = -FI_EMSGSIZE;
+			goto out;
+		}
+		if (flags & FI_INJECT) {
+			ret = -map_errno(errno);
+			goto out;
+		}
+		c.e.op_context = context;
+		c.e.flags = FI_SEND | op_flag(op);
+		c.e.tag = tag;
+		c.err = map_errno(errno);
+		c.prov_errno = errno;
+		complete(ep, true, flags, &c);
+		goto out;
+	}
+	{
+		struct wfi_cqe c = {
+			.e = { .op_context = context, .flags = FI_SEND | op_flag(op) },
+			.src = FI_ADDR_NOTAVAIL,
+		};
+
+		complete(ep, true, flags, &c);
+	}
+out:
+	pthread_mutex_unlock(&ep->dom->lock);
+	return ret;
+}
+
+static struct wfi_unexp *find_unexp(struct wfi_ep *ep, const struct wfi_rx *rx)
+{
+	struct wfi_list *pos;
+
+	for (pos = ep->unexp[rx->op].next; pos != &ep->unexp[rx->op];
+	     pos = pos->next) {
+		struct wfi_unexp *u = wfi_container_of(pos, struct wfi_unexp, link);
+
+		if (!u->claim && rx_match(ep, rx, u->hdr.tag, &u->from))
+			return u;
+	}
+	return NULL;
+}
+
+static void unexp_free(struct wfi_ep *ep, struct wfi_unexp *u)
+{
+	wfi_list_del(&u->link);
+	ep->unexp_bytes -= u->len;
+	free(u->buf);
+	free(u);
+}
+
+/* Deliver unexpected message @u to @rx (whose buffers take what fits). */
+static void unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
+			  struct wfi_unexp *u, bool discard)
+{
+	size_t got = discard ? 0 : (u->len < rx->len ? u->len : rx->len);
+
+	copy_to_iov(rx->iov, rx->iov_count, u->buf, got);
+	rx_done(ep, rx, &u->hdr, discard ? 0 : u->len, got, &u->from);
+	unexp_free(ep, u);
+}
+
+ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
+		 fi_addr_t src, uint8_t op, uint64_t tag, uint64_t ignore,
+		 void *context, uint64_t flags)
+{
+	struct wfi_rx *rx;
+	struct wfi_unexp *u;
+	ssize_t ret = 0;
+
+	if (count > WFI_IOV_LIMIT)
+		return -FI_EINVAL;
+	rx = calloc(1, sizeof(*rx));
+	if (!rx)
+		return -FI_ENOMEM;
+	rx->context = context;
+	rx->flags = flags;
+	rx->op = op;
+	rx->src = src;
+	rx->tag = tag;
+	rx->ignore = ignore;
+	rx->iov_count = count;
+	memcpy(rx->iov, iov, count * sizeof(*iov));
+	rx->len = iov_total(iov, count);
+
+	pthread_mutex_lock(&ep->dom->lock);
+	if (src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV) &&
+	    !wfi_av_addr(ep->av, src)) {
+		ret = -FI_EINVAL;
+		goto out_free;
+	}
+	if (flags & FI_CLAIM && !(flags & FI_PEEK)) {
+		/* the message an earlier FI_PEEK | FI_CLAIM set aside */
+		struct fi_context *fc = context;
+
+		u = fc ? fc->internal[0] : NULL;
+		if (!u) {
+			ret = -FI_EINVAL;
+			goto out_free;
+		}
+		unexp_deliver(ep, rx, u, flags & FI_DISCARD);
+		goto out_free;
+	}
+	if (flags & FI_PEEK) {
+		wfi_ep_progress(ep);
+		u = find_unexp(ep, rx);
+		if (!u) {
+			struct wfi_cqe c = {
+				.e = { .op_context = context,
+				       .flags = FI_RECV | op_flag(op), .tag = tag },
+				.err = FI_ENOMSG,
+			};
+
+			complete(ep, false, flags, &c);
+		} else if (flags & FI_DISCARD) {
+			unexp_deliver(ep, rx, u, true);
+		} else {
+			struct wfi_cqe c = {
+				.e = { .op_context = context,
+				       .flags = FI_RECV | op_flag(op),
+				       .len = u->len, .tag = u->hdr.tag },
+				.src = source_of(ep, &u->from),
+			};
+
+			if (u->hdr.flags & WFI_HF_DATA) {
+				c.e.flags |= FI_REMOTE_CQ_DATA;
+				c.e.data = u->hdr.data;
+			}
+			if (flags & FI_CLAIM) {
+				u->claim = context;
+				((struct fi_context *)context)->internal[0] = u;
+			}
+			complete(ep, false, flags | FI_COMPLETION, &c);
+		}
+		goto out_free;
+	}
+	u = find_unexp(ep, rx);
+	if (u) {
+		unexp_deliver(ep, rx, u, false);
+		goto out_free;
+	}
+	if (is_directed(ep, rx)) {
+		rx->probe_at = now_ms() + ep->probe_ms;
+		ep->ndirected++;
+	}
+	wfi_list_add_tail(&ep->posted[op], &rx->link);
+	wfi_ep_progress(ep);
+	pthread_mutex_unlock(&ep->dom->lock);
+	return 0;
+out_free:
+	pthread_mutex_unlock(&ep->dom->lock);
+	free(rx);
+	return ret;
+}
+
+ssize_t wfi_ep_cancel(fid_t fid, void *context)
+{
+	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
+	struct wfi_list *pos;
+	ssize_t ret = -FI_ENOENT;
+	int op;
+
+	pthread_mutex_lock(&ep->dom->lock);
+	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED && ret; op++) {
+		for (pos = ep->posted[op].next; pos != &ep->posted[op];
+		     pos = pos->next) {
+			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
+			struct wfi_cqe c = { 0 };
+
+			if (rx->context != context)
+				continue;
+			rx_unpost(ep, rx);
+			c.e.op_context = context;
+			c.e.flags = FI_RECV | op_flag(op);
+			c.e.tag = rx->tag;
+			c.err = FI_ECANCELED;
+			c.prov_errno = ECANCELED;
+			complete(ep, false, rx->flags, &c);
+			free(rx);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ep->dom->lock);
+	return ret;
+}
+
+void wfi_ep_free_lists(struct wfi_ep *ep)
+{
+	int op;
+
+	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
+		while (!wfi_list_empty(&ep->posted[op])) {
+			struct wfi_list *e = ep->posted[op].next;
+
+			wfi_list_del(e);
+			free(wfi_container_of(e, struct wfi_rx, link));
+		}
+		while (!wfi_list_empty(&ep->unexp[op]))
+			unexp_free(ep, wfi_container_of(ep->unexp[op].next,
+							struct wfi_unexp, link));
+	}
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libwind-fi.so: the libfabric provider "wind".  Reliable-datagram
+ * endpoints (FI_EP_RDM) over one Wind socket each; every libfabric message
+ * is one Wind message (async-ordered) made of a struct wfi_hdr and the
+ * payload.  Progress is manual: the socket is read when the application
+ * reads a CQ or a counter, posts a receive or finds its send queue full.
+ *
+ * Locking: one mutex per domain serialises everything under it (AVs, CQs,
+ * counters, endpoints); the provider reports FI_THREAD_SAFE.
+ */
+#ifndef WIND_FI_H
+#define WIND_FI_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <netinet/in.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
+#include <rdma/providers/fi_prov.h>
+#include <rdma/providers/fi_log.h>
+
+#define WFI_NAME		"wind"
+#define WFI_VERSION		FI_VERSION(1, 0)
+#define WFI_API_VERSION		FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION)
+
+/* The largest libfabric message: Wind's hard cap is 64 MiB; 16 MiB keeps
+ * a message with its per-packet overhead inside the buffers we ask for. */
+#define WFI_MAX_MSG		(16u << 20)
+#define WFI_INJECT_SIZE		8192
+#define WFI_IOV_LIMIT		8
+#define WFI_QUEUE_SIZE		65536
+#define WFI_CQ_DATA_SIZE	8
+
+#define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
+			 FI_DIRECTED_RECV | FI_SOURCE | \
+			 FI_LOCAL_COMM | FI_REMOTE_COMM)
+
+/* On the wire, in front of every payload (host byte order: both ends are
+ * this provider on the same architecture; version guards the rest). */
+struct wfi_hdr {
+	uint8_t		version;
+	uint8_t		op;		/* WFI_OP_* */
+	uint16_t	flags;		/* WFI_HF_* */
+	uint32_t	reserved;
+	uint64_t	tag;
+	uint64_t	data;		/* remote CQ data when WFI_HF_DATA */
+};
+#define WFI_HDR_VERSION	1
+/* WFI_OP_PROBE: no payload, dropped by the receiver; sent to a peer a
+ * directed receive has waited on for FI_WIND_PROBE_MS, so that Wind
+ * finds out (and reports) when that peer is gone. */
+enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3 };
+#define WFI_HF_DATA	0x1
+
+struct wfi_list {
+	struct wfi_list *next, *prev;
+};
+
+static inline void wfi_list_init(struct wfi_list *h)
+{
+	h->next = h->prev = h;
+}
+
+static inline bool wfi_list_empty(const struct wfi_list *h)
+{
+	return h->next == h;
+}
+
+static inline void wfi_list_add_tail(struct wfi_list *h, struct wfi_list *e)
+{
+	e->prev = h->prev;
+	e->next = h;
+	h->prev->next = e;
+	h->prev = e;
+}
+
+static inline void wfi_list_del(struct wfi_list *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+	e->next = e->prev = e;
+}
+
+#define wfi_container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+struct wfi_fabric {
+	struct fid_fabric	fabric;
+	uint32_t		api_version;
+};
+
+struct wfi_domain {
+	struct fid_domain	domain;
+	struct wfi_fabric	*fab;
+	pthread_mutex_t		lock;	/* everything of this domain */
+	uint32_t		api_version;
+	enum fi_av_type		av_type;
+	int			refs;	/* objects opened on it */
+};
+
+/* AV: fi_addr_t is an index into addrs (FI_AV_TABLE and FI_AV_MAP alike). */
+struct wfi_av {
+	struct fid_av		av;
+	struct wfi_domain	*dom;
+	enum fi_av_type		type;
+	struct sockaddr_in	*addrs;
+	bool			*used;
+	size_t			count, cap;
+	int			refs;
+};
+
+/* A completion as it sits in a CQ until read. */
+struct wfi_cqe {
+	struct fi_cq_tagged_entry e;
+	fi_addr_t		src;
+	int			err;	/* positive FI_E*; 0 for success */
+	int			prov_errno;
+	size_t			olen;
+};
+
+struct wfi_ep;
+
+struct wfi_cq {
+	struct fid_cq		cq;
+	struct wfi_domain	*dom;
+	enum fi_cq_format	format;
+	struct wfi_cqe		*ring;	/* successes */
+	size_t			head, count, cap;
+	struct wfi_cqe		*errs;	/* error entries, FIFO */
+	size_t			ehead, ecount, ecap;
+	struct wfi_ep		**eps;	/* endpoints to progress */
+	size_t			neps;
+	int			refs;
+};
+
+struct wfi_cntr {
+	struct fid_cntr		cntr;
+	struct wfi_domain	*dom;
+	uint64_t		value, errs;
+	struct wfi_ep		**eps;
+	size_t			neps;
+	int			refs;
+};
+
+/* A posted receive, or a message that came before its receive. */
+struct wfi_rx {
+	struct wfi_list		link;
+	void			*context;
+	uint64_t		flags;	/* op flags (FI_COMPLETION ...) */
+	uint8_t			op;	/* WFI_OP_* */
+	fi_addr_t		src;	/* FI_ADDR_UNSPEC: any */
+	uint64_t		tag, ignore;
+	struct iovec		iov[WFI_IOV_LIMIT];
+	size_t			iov_count;
+	size_t			len;
+	int64_t			probe_at;	/* ms, CLOCK_MONOTONIC; directed only */
+};
+
+struct wfi_unexp {
+	struct wfi_list		link;
+	struct sockaddr_in	from;
+	struct wfi_hdr		hdr;
+	size_t			len;
+	void			*buf;
+	void			*claim;	/* context that FI_CLAIM'ed it */
+};
+
+struct wfi_ep {
+	struct fid_ep		ep;
+	struct wfi_domain	*dom;
+	struct fi_info		*info;
+	int			fd;
+	bool			enabled;
+	struct sockaddr_in	name;
+	struct wfi_av		*av;
+	struct wfi_cq		*tx_cq, *rx_cq;
+	bool			tx_selective, rx_selective;
+	struct wfi_cntr		*send_cntr, *recv_cntr;
+	uint64_t		tx_op_flags, rx_op_flags;
+	struct wfi_list		posted[3];	/* indexed by WFI_OP_* */
+	struct wfi_list		unexp[3];
+	size_t			unexp_bytes;
+	size_t			unexp_max;
+	uint64_t		stat_unexp;
+	unsigned int		progress_calls;
+	size_t			ndirected;	/* posted directed receives */
+	int64_t			probe_ms;	/* 0: no probes */
+};
+
+extern struct fi_provider wfi_prov;
+extern int wfi_yield;	/* FI_WIND_YIELD */
+
+#define WFI_WARN(subsys, ...) FI_WARN(&wfi_prov, subsys, __VA_ARGS__)
+
+/* prov.c */
+int wfi_getinfo(uint32_t version, const char *node, const char *service,
+		uint64_t flags, const struct fi_info *hints,
+		struct fi_info **info);
+int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
+		    void *context);
+size_t wfi_param_size(const char *name, size_t dflt);
+int wfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+int wfi_no_control(struct fid *fid, int command, void *arg);
+int wfi_no_ops_open(struct fid *fid, const char *name, uint64_t flags,
+		    void **ops, void *context);
+
+/* domain.c */
+int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
+		    struct fid_domain **dom, void *context);
+int wfi_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
+		struct fid_av **av, void *context);
+int wfi_av_reverse(struct wfi_av *av, const struct sockaddr_in *sin,
+		   fi_addr_t *out);
+const struct sockaddr_in *wfi_av_addr(struct wfi_av *av, fi_addr_t addr);
+
+/* cq.c */
+int wfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
+		struct fid_cq **cq, void *context);
+int wfi_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
+		  struct fid_cntr **cntr, void *context);
+int wfi_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr,
+		struct fid_eq **eq, void *context);
+int wfi_cq_push(struct wfi_cq *cq, const struct wfi_cqe *cqe);
+int wfi_attach(struct wfi_ep ***eps, size_t *neps, struct wfi_ep *ep);
+void wfi_detach(struct wfi_ep **eps, size_t *neps, struct wfi_ep *ep);
+
+/* ep.c */
+int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
+		 struct fid_ep **ep, void *context);
+
+/* progress.c */
+void wfi_ep_progress(struct wfi_ep *ep);
+ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *iov, size_t count,
+		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
+		 bool has_data, void *context, uint64_t flags);
+ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
+		 fi_addr_t src, uint8_t op, uint64_t tag, uint64_t ignore,
+		 void *context, uint64_t flags);
+ssize_t wfi_ep_cancel(fid_t fid, void *context);
+void wfi_ep_free_lists(struct wfi_ep *ep);
+
+/* msg.c */
+extern struct fi_ops_msg wfi_msg_ops;
+extern struct fi_ops_tagged wfi_tagged_ops;
+
+#endif /* WIND_FI_H */
