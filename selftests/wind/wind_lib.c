@@ -349,7 +349,7 @@ TEST_F(pair, recv_error_reports_a_closed_port)
 	struct sockaddr_in closed;
 	struct wind_error err;
 	long long deadline;
-	unsigned int lost;
+	unsigned int lost, sent = 2;
 	int r;
 
 	/* Nothing queued: EAGAIN, at once */
@@ -362,7 +362,16 @@ TEST_F(pair, recv_error_reports_a_closed_port)
 	/* Two async messages to a port nobody is bound to on node 1 */
 	wind_sin(&closed, wind_node_addr(1), PORT_RX + 1);
 	ASSERT_EQ(3, wind_send(self->tx, &closed, "one", 3, WIND_ASYNC_ORDERED));
-	ASSERT_EQ(3, wind_send(self->tx, &closed, "two", 3, WIND_ASYNC_ORDERED));
+	/* the refusal of "one" may already be pending: then this send
+	 * returns it, once, and is not queued (as UDP)
+	 */
+	r = wind_send(self->tx, &closed, "two", 3, WIND_ASYNC_ORDERED);
+	if (r < 0) {
+		ASSERT_EQ(ECONNREFUSED, errno);
+		sent = 1;
+	} else {
+		ASSERT_EQ(3, r);
+	}
 	deadline = wind_now_ms() + 15000;
 	do {
 		r = wind_poll(self->tx, 0, 200);
@@ -380,7 +389,7 @@ TEST_F(pair, recv_error_reports_a_closed_port)
 	/* if the two were reported apart, the second report is there too */
 	lost = err.lost;
 	deadline = wind_now_ms() + 5000;
-	while (lost < 2 && wind_now_ms() < deadline) {
+	while (lost < sent && wind_now_ms() < deadline) {
 		if (wind_recv_error(self->tx, &err) < 0) {
 			ASSERT_EQ(EAGAIN, errno);
 			usleep(10000);
@@ -389,7 +398,7 @@ TEST_F(pair, recv_error_reports_a_closed_port)
 		EXPECT_EQ(ECONNREFUSED, err.error);
 		lost += err.lost;
 	}
-	EXPECT_EQ(2, lost);
+	EXPECT_EQ(sent, lost);
 	/* turning WIND_RECVERR off empties the queue */
 	ASSERT_EQ(0, wind_set_recverr(self->tx, 0));
 	errno = 0;
