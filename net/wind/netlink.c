@@ -167,16 +167,6 @@ out:
 	return skb->len;
 }
 
-static u32 peer_status(const struct wind_peer *peer)
-{
-	if (peer->retries)
-		return WIND_PEER_STATUS_RETRYING;
-	if (!skb_queue_empty(&peer->wq) || !skb_queue_empty(&peer->rq) ||
-	    !list_empty(&peer->sync_waiters))
-		return WIND_PEER_STATUS_ACTIVE;
-	return WIND_PEER_STATUS_IDLE;
-}
-
 static int peer_put_u64(struct sk_buff *skb, int attr, u64 value)
 {
 	return nla_put_u64_64bit(skb, attr, value, WIND_A_PEER_PAD);
@@ -196,7 +186,7 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_in_addr(skb, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
 	    nla_put_in_addr(skb, WIND_A_PEER_ADDR, peer->daddr) ||
 	    nla_put_u16(skb, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
-	    nla_put_u32(skb, WIND_A_PEER_STATUS, peer_status(peer)) ||
+	    nla_put_u32(skb, WIND_A_PEER_STATUS, wind_peer_status(peer)) ||
 	    nla_put_u32(skb, WIND_A_PEER_IN_FLIGHT,
 			peer->snd_nxt - peer->snd_una) ||
 	    nla_put_u32(skb, WIND_A_PEER_WQ_PACKETS, skb_queue_len(&peer->wq)) ||

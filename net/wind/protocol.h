@@ -261,6 +261,17 @@ static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
 #define WIND_PARAM(sk, name) \
 	READ_ONCE(wind_net(sock_net(sk))->params.name)
 
+/* The peer's enum wind_peer_status; its socket locked. */
+static inline u32 wind_peer_status(const struct wind_peer *peer)
+{
+	if (peer->retries)
+		return WIND_PEER_STATUS_RETRYING;
+	if (!skb_queue_empty(&peer->wq) || !skb_queue_empty(&peer->rq) ||
+	    !list_empty(&peer->sync_waiters))
+		return WIND_PEER_STATUS_ACTIVE;
+	return WIND_PEER_STATUS_IDLE;
+}
+
 /* port.c */
 int wind_port_get(struct sock *sk, unsigned short snum);
 void wind_port_put(struct sock *sk);
@@ -343,6 +354,10 @@ void wind_netns_exit(void);
 /* netlink.c */
 int wind_genl_init(void);
 void wind_genl_exit(void);
+
+/* info.c */
+int wind_peer_info_get(struct sock *sk, char __user *optval,
+		       int __user *optlen, int len);
 
 /* socket.c */
 extern struct proto wind_prot;
