@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "protocol.h"
+#include "trace.h"
 
 static const enum wind_mib_field wire_mib[] = {
 	[WIND_WIRE_SHORT]	= WIND_MIB_IN_ERR_SHORT,
@@ -144,6 +145,7 @@ int wind_rcv(struct sk_buff *skb)
 		WIND_INC_STATS(net, bad);
 		goto drop;
 	}
+	trace_wind_packet_recv(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr, skb);
 
 	rcu_read_lock();
 	sk = wind_port_lookup(net, ip_hdr(skb)->daddr, wind_hdr(skb)->dest);
@@ -211,6 +213,7 @@ static void reset_rcv(struct sock *sk, struct wind_peer *peer,
 	wind_peer_fail(peer, ECONNRESET);
 	peer->remote_tag = src_tag;
 	peer->got_ack = 0;
+	wind_peer_event(peer, WIND_PEER_EVENT_RESTART, ECONNRESET);
 }
 
 /**
@@ -259,6 +262,7 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 			/* the peer restarted: its old self is gone */
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
 			wind_peer_fail(peer, ECONNRESET);
+			wind_peer_event(peer, WIND_PEER_EVENT_RESTART, ECONNRESET);
 		}
 		peer->remote_tag = src_tag;
 		wind_peer_reset_rx(peer, ntohl(wh->oldest));

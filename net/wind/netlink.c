@@ -22,6 +22,7 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 /* The ranges of the net.wind.* sysctls (net/wind/netns.c).  Not const:
  * nla_policy.range is a pointer to non-const before 6.2.
@@ -519,6 +520,18 @@ static struct genl_family wind_genl_family __ro_after_init = {
 	 * no attribute at all.
 	 */
 };
+
+/**
+ * wind_peer_event() - something happened to a peer: trace it
+ * @peer: the peer, its socket locked
+ * @event: what
+ * @err: positive errno saying why (FAILED, RESTART, DSM_REFUSED), or 0
+ */
+void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
+		     int err)
+{
+	trace_wind_peer(peer, event, err);
+}
 
 /**
  * wind_genl_init() - register the generic netlink family "wind"

@@ -352,6 +352,8 @@ int wind_netns_init(void);
 void wind_netns_exit(void);
 
 /* netlink.c */
+void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
+		     int err);
 int wind_genl_init(void);
 void wind_genl_exit(void);
 

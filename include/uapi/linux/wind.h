@@ -222,6 +222,29 @@ enum wind_peer_status {
 	WIND_PEER_STATUS_RETRYING,
 };
 
+/**
+ * enum wind_peer_event - What happened to a peer, in the wind:wind_peer
+ *   tracepoint.
+ * @WIND_PEER_EVENT_UP: State for a new peer was created (first send to it or
+ *   first packet from it).
+ * @WIND_PEER_EVENT_RESTART: The peer's socket is a new incarnation (it
+ *   restarted); what was queued to the old one failed with ECONNRESET.
+ * @WIND_PEER_EVENT_FAILED: Everything queued to the peer failed: error
+ *   ETIMEDOUT (unreachable: the retry budget ran out) or ECONNREFUSED (an ICMP
+ *   port or protocol unreachable).
+ * @WIND_PEER_EVENT_FREED: The peer's state was freed (idle for peer_idle_s, or
+ *   the socket closed).
+ * @WIND_PEER_EVENT_DSM_REFUSED: A DSM message from the peer was refused and
+ *   nothing written: error EACCES (region or key), ERANGE (bounds) or EINVAL.
+ */
+enum wind_peer_event {
+	WIND_PEER_EVENT_UP = 1,
+	WIND_PEER_EVENT_RESTART,
+	WIND_PEER_EVENT_FAILED,
+	WIND_PEER_EVENT_FREED,
+	WIND_PEER_EVENT_DSM_REFUSED,
+};
+
 enum {
 	WIND_A_SOCK_PAD = 1,
 	WIND_A_SOCK_PORT,
