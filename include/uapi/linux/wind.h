@@ -223,8 +223,8 @@ enum wind_peer_status {
 };
 
 /**
- * enum wind_peer_event - What happened to a peer, in the wind:wind_peer
- *   tracepoint.
+ * enum wind_peer_event - What happened to a peer, in a notification of the
+ *   "peers" multicast group and in the wind:wind_peer tracepoint.
  * @WIND_PEER_EVENT_UP: State for a new peer was created (first send to it or
  *   first packet from it).
  * @WIND_PEER_EVENT_RESTART: The peer's socket is a new incarnation (it
@@ -290,6 +290,8 @@ enum {
 	WIND_A_PEER_RX_PACKETS,
 	WIND_A_PEER_TX_MESSAGES,
 	WIND_A_PEER_RX_MESSAGES,
+	WIND_A_PEER_EVENT,
+	WIND_A_PEER_ERROR,
 
 	__WIND_A_PEER_MAX,
 	WIND_A_PEER_MAX = (__WIND_A_PEER_MAX - 1)
@@ -348,10 +350,13 @@ enum {
 	WIND_CMD_STATS_GET,
 	WIND_CMD_PARAMS_GET,
 	WIND_CMD_PARAMS_SET,
+	WIND_CMD_PEER_NTF,
 
 	__WIND_CMD_MAX,
 	WIND_CMD_MAX = (__WIND_CMD_MAX - 1)
 };
+
+#define WIND_MCGRP_PEERS	"peers"
 
 /* ---- end of the generic netlink family "wind" ------------------------- */
 
