@@ -8,7 +8,7 @@
 #   scripts/install.sh uninstall [PART...]
 #   scripts/install.sh list      [PART...]   the files, one a line, as installed
 #
-# PART: module headers lib preload man windctl (default: all of them).
+# PART: module headers lib preload man windctl wireshark (default: all).
 #
 # Environment (as make passes it):
 #   DESTDIR   staging root (default: none).  With a DESTDIR, depmod and
@@ -22,6 +22,9 @@
 #   KVER      the kernel the module is for (default: wind.ko's vermagic);
 #             the module goes to /lib/modules/$KVER/extra/wind.ko
 #   DEPMOD    depmod (run as "$DEPMOD -a $KVER" after the module moved)
+#   WIRESHARK_LUADIR  Wireshark's global Lua plugin directory, where it
+#             loads userspace/wireshark/wind.lua by itself (default:
+#             /usr/lib/$(uname -m)-linux-gnu/wireshark/plugins, Debian's)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -34,6 +37,7 @@ LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 MANDIR=${MANDIR:-$PREFIX/share/man}
 SBINDIR=${SBINDIR:-$PREFIX/sbin}
+WIRESHARK_LUADIR=${WIRESHARK_LUADIR:-/usr/lib/$(uname -m)-linux-gnu/wireshark/plugins}
 UAPIDIR=${UAPIDIR:-/usr/include}
 DEPMOD=${DEPMOD:-depmod}
 VERSION=0.1.0
@@ -87,8 +91,10 @@ files() {
 	windctl)
 		[ -x "$WINDCTL" ] && echo "$WINDCTL $SBINDIR/windctl 0755"
 		return 0 ;;
+	wireshark)
+		echo "$TOP/userspace/wireshark/wind.lua $WIRESHARK_LUADIR/wind.lua 0644" ;;
 	*)
-		die "unknown part $1 (module headers lib preload man windctl)" ;;
+		die "unknown part $1 (module headers lib preload man windctl wireshark)" ;;
 	esac
 }
 
@@ -149,12 +155,12 @@ after_lib() {
 action=$1
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl)
+[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl wireshark)
 
 for part in "${parts[@]}"; do
 	case "$part" in
-	module|headers|lib|preload|man|windctl) ;;
-	*) die "unknown part $part (module headers lib preload man windctl)" ;;
+	module|headers|lib|preload|man|windctl|wireshark) ;;
+	*) die "unknown part $part (module headers lib preload man windctl wireshark)" ;;
 	esac
 done
 for part in "${parts[@]}"; do
