@@ -104,11 +104,12 @@ class Monitor:
         with self.lock:
             return list(self.lines)
 
-    def wait(self, pred, timeout=60):
+    def wait(self, pred, timeout=60, n=1):
+        """The lines that satisfy pred, once there are n of them."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             found = [e for e in self.events() if pred(e)]
-            if found:
+            if len(found) >= n:
                 return found
             time.sleep(0.02)
         return []
@@ -273,7 +274,7 @@ def scenario(t):
         t.check("B: freed at close again",
                 len(mon_b.wait(lambda e: ev_match(e, event="freed",
                                                   sock_port=PORT_B,
-                                                  port=PORT_A))) == 2)
+                                                  port=PORT_A), n=2)) == 2)
         names = {"up", "restart", "failed", "freed", "dsm-refused"}
         t.check("every JSON line is a known event with every field",
                 all(set(e) == {"event", "sock_port", "local_addr", "addr",
@@ -281,6 +282,7 @@ def scenario(t):
                                "remote_tag"} and e["event"] in names
                     for m in (mon_a, mon_b) for e in m.events()),
                 [e for m in (mon_a, mon_b) for e in m.events()][:5])
+        mon_a.wait(lambda e: e["sock_port"] == PORT_A, n=7)
         t.check("no event of A's socket but the ones above",
                 sorted(e["event"] for e in mon_a.events()
                        if e["sock_port"] == PORT_A) ==
