@@ -357,6 +357,15 @@ void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
 int wind_genl_init(void);
 void wind_genl_exit(void);
 
+/* diag.c */
+#ifdef WIND_HAVE_DIAG
+int wind_diag_init(void);
+void wind_diag_exit(void);
+#else
+static inline int wind_diag_init(void) { return 0; }
+static inline void wind_diag_exit(void) { }
+#endif
+
 /* info.c */
 int wind_peer_info_get(struct sock *sk, char __user *optval,
 		       int __user *optlen, int len);
