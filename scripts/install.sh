@@ -8,7 +8,8 @@
 #   scripts/install.sh uninstall [PART...]
 #   scripts/install.sh list      [PART...]   the files, one a line, as installed
 #
-# PART: module headers lib preload man windctl fabric (default: all of them).
+# PART: module headers lib preload man windctl fabric wireshark (default:
+# all of them).
 #
 # Environment (as make passes it):
 #   DESTDIR   staging root (default: none).  With a DESTDIR, depmod and
@@ -25,6 +26,9 @@
 #   FI_PROVDIR  where libfabric looks for providers: libwind-fi.so goes
 #             there (default: Debian's, /usr/lib/MULTIARCH/libfabric, the
 #             FI_PROVIDER_PATH default of libfabric1)
+#   WIRESHARK_LUADIR  Wireshark's global Lua plugin directory, where it
+#             loads userspace/wireshark/wind.lua by itself (default:
+#             /usr/lib/$(uname -m)-linux-gnu/wireshark/plugins, Debian's)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -37,6 +41,7 @@ LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 MANDIR=${MANDIR:-$PREFIX/share/man}
 SBINDIR=${SBINDIR:-$PREFIX/sbin}
+WIRESHARK_LUADIR=${WIRESHARK_LUADIR:-/usr/lib/$(uname -m)-linux-gnu/wireshark/plugins}
 UAPIDIR=${UAPIDIR:-/usr/include}
 DEPMOD=${DEPMOD:-depmod}
 VERSION=0.1.0
@@ -96,8 +101,10 @@ files() {
 		# built only with libfabric-dev
 		[ -e "$FABRIC" ] && echo "$FABRIC $FI_PROVDIR/libwind-fi.so 0755"
 		return 0 ;;
+	wireshark)
+		echo "$TOP/userspace/wireshark/wind.lua $WIRESHARK_LUADIR/wind.lua 0644" ;;
 	*)
-		die "unknown part $1 (module headers lib preload man windctl fabric)" ;;
+		die "unknown part $1 (module headers lib preload man windctl fabric wireshark)" ;;
 	esac
 }
 
@@ -158,12 +165,12 @@ after_lib() {
 action=$1
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl fabric)
+[ ${#parts[@]} -gt 0 ] || parts=(module headers lib preload man windctl fabric wireshark)
 
 for part in "${parts[@]}"; do
 	case "$part" in
-	module|headers|lib|preload|man|windctl|fabric) ;;
-	*) die "unknown part $part (module headers lib preload man windctl fabric)" ;;
+	module|headers|lib|preload|man|windctl|fabric|wireshark) ;;
+	*) die "unknown part $part (module headers lib preload man windctl fabric wireshark)" ;;
 	esac
 done
 for part in "${parts[@]}"; do

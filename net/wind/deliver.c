@@ -12,6 +12,7 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 /* Refuse a message: consume its seqs, remember why for the ACKs. */
 static bool refuse(struct wind_peer *peer, u32 start, u32 error)
@@ -112,6 +113,7 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 	if (WIND_SKB_CB(head)->flags & WIND_F_DSM) {
 		ret = wind_dsm_deliver(peer, head, &written, &hdr);
 		if (ret < 0) {
+			wind_peer_event(peer, WIND_PEER_EVENT_DSM_REFUSED, -ret);
 			refuse(peer, start, -ret);
 			drop_skb(peer, head);
 			return;
@@ -119,6 +121,7 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_WRITES);
 		WIND_ADD_STATS(sock_net(sk), WIND_MIB_IN_DSM_BYTES, written);
 		peer->rx_messages++;
+		trace_wind_deliver(peer, head, start);
 		consume_skb(head);
 		if (!ret) {
 			/* Direct Map: nothing is queued, nobody is woken */
@@ -128,6 +131,7 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		head = hdr;
 	} else {
 		peer->rx_messages++;
+		trace_wind_deliver(peer, head, start);
 	}
 	skb_set_owner_r(head, sk);
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);

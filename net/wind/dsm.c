@@ -24,6 +24,7 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 /* Largest region: a bound on pinned memory per registration. */
 #define WIND_REGION_MAX		BIT_ULL(30)
@@ -303,6 +304,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		region_write(r, offset, skb, data_off, data_len);
 		*written = data_len;
 	}
+	trace_wind_dsm_write(peer, dh.mode, region, offset, *written);
 	if (!h)
 		return 0;
 	rec->mode = dh.mode;

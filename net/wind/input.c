@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "protocol.h"
+#include "trace.h"
 
 static const enum wind_mib_field wire_mib[] = {
 	[WIND_WIRE_SHORT]	= WIND_MIB_IN_ERR_SHORT,
@@ -153,6 +154,7 @@ int wind_rcv(struct sk_buff *skb)
 		WIND_INC_STATS(net, bad);
 		goto drop;
 	}
+	trace_wind_packet_recv(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr, skb);
 
 	rcu_read_lock();
 	sk = wind_port_lookup(net, ip_hdr(skb)->daddr, wind_hdr(skb)->dest);
@@ -238,6 +240,7 @@ static void peer_retag(struct wind_peer *peer, const struct windhdr *wh,
 		/* the peer restarted: its old self is gone */
 		WIND_INC_STATS(net, WIND_MIB_PEERS_RESET);
 		wind_peer_fail(peer, ECONNRESET);
+		wind_peer_event(peer, WIND_PEER_EVENT_RESTART, ECONNRESET);
 	}
 	peer->remote_tag = ntohl(wh->src_tag);
 	peer->tag_ok = 0;
@@ -348,6 +351,7 @@ static void reset_rcv(struct sock *sk, struct wind_peer *peer,
 	peer->remote_tag = ntohl(wh->src_tag);
 	wind_peer_verified(peer);
 	peer->got_ack = 0;
+	wind_peer_event(peer, WIND_PEER_EVENT_RESTART, ECONNRESET);
 }
 
 /* A CHALLENGE: we claimed a tag the peer does not know (we are new to
@@ -366,6 +370,8 @@ static void challenge_rcv(struct sock *sk, struct wind_peer *peer,
 		if (peer->tag_ok && peer->remote_tag) {
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);
 			wind_peer_fail(peer, ECONNRESET);
+			wind_peer_event(peer, WIND_PEER_EVENT_RESTART,
+					ECONNRESET);
 		}
 		peer->remote_tag = ntohl(wh->src_tag);
 		/* its stream to us starts where the CHALLENGE says */

@@ -43,6 +43,10 @@ static int __init wind_init(void)
 	if (err)
 		goto err_offload;
 
+	err = wind_diag_init();
+	if (err)
+		goto err_diag;
+
 	err = inet_add_protocol(&wind_protocol, IPPROTO_WIND);
 	if (err)
 		goto err_protocol;
@@ -53,6 +57,8 @@ static int __init wind_init(void)
 	return 0;
 
 err_protocol:
+	wind_diag_exit();
+err_diag:
 	wind_offload_exit();
 err_offload:
 	wind_genl_exit();
@@ -68,6 +74,7 @@ static void __exit wind_exit(void)
 	inet_unregister_protosw(&wind_protosw);
 	inet_del_protocol(&wind_protocol, IPPROTO_WIND);
 	/* inet_del_protocol waited for readers; no new packet reaches us */
+	wind_diag_exit();
 	wind_offload_exit();
 	wind_genl_exit();
 	wind_netns_exit();

@@ -14,6 +14,11 @@
  * index in it and the peer's index in the socket, so a table that changes
  * between two parts of a dump may show an entry twice or not at all, as
  * for /proc.
+ *
+ * Peer events (wind_peer_event()) are multicast to the "peers" group of
+ * the peer's namespace from whatever context saw them (softirq, a timer,
+ * a process), with the socket locked: the message is built with
+ * GFP_ATOMIC, and only when the group has a listener.
  */
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
@@ -22,6 +27,7 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 /* The ranges of the net.wind.* sysctls (net/wind/netns.c).  Not const:
  * nla_policy.range is a pointer to non-const before 6.2.
@@ -92,6 +98,14 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 
 /* A new counter needs its attribute in the uapi header and the spec. */
 static_assert(WIND_A_STATS_MAX - WIND_A_STATS_PAD == WIND_MIB_MAX);
+
+enum wind_nlgrp {
+	WIND_NLGRP_PEERS,
+};
+
+static const struct genl_multicast_group wind_mcgrps[] = {
+	[WIND_NLGRP_PEERS] = { .name = WIND_MCGRP_PEERS, },
+};
 
 /* Serializes params-set, so that what it validated is what it applies. */
 static DEFINE_MUTEX(params_mutex);
@@ -185,16 +199,6 @@ out:
 	return skb->len;
 }
 
-static u32 peer_status(const struct wind_peer *peer)
-{
-	if (peer->retries)
-		return WIND_PEER_STATUS_RETRYING;
-	if (!skb_queue_empty(&peer->wq) || !skb_queue_empty(&peer->rq) ||
-	    !list_empty(&peer->sync_waiters))
-		return WIND_PEER_STATUS_ACTIVE;
-	return WIND_PEER_STATUS_IDLE;
-}
-
 static int peer_put_u64(struct sk_buff *skb, int attr, u64 value)
 {
 	return nla_put_u64_64bit(skb, attr, value, WIND_A_PEER_PAD);
@@ -214,7 +218,7 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_in_addr(skb, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
 	    nla_put_in_addr(skb, WIND_A_PEER_ADDR, peer->daddr) ||
 	    nla_put_u16(skb, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
-	    nla_put_u32(skb, WIND_A_PEER_STATUS, peer_status(peer)) ||
+	    nla_put_u32(skb, WIND_A_PEER_STATUS, wind_peer_status(peer)) ||
 	    nla_put_u32(skb, WIND_A_PEER_IN_FLIGHT,
 			peer->snd_nxt - peer->snd_una) ||
 	    nla_put_u32(skb, WIND_A_PEER_WQ_PACKETS, skb_queue_len(&peer->wq)) ||
@@ -549,11 +553,68 @@ static struct genl_family wind_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= wind_genl_ops,
 	.n_ops		= ARRAY_SIZE(wind_genl_ops),
+	.mcgrps		= wind_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(wind_mcgrps),
 	/* .resv_start_op stays 0: every command is validated strictly, the
 	 * reserved header field included, and one without a policy takes
 	 * no attribute at all.
 	 */
 };
+
+/* A peer-ntf message, or NULL when there is no memory for it */
+static struct sk_buff *peer_ntf_new(const struct wind_peer *peer,
+				    enum wind_peer_event event, int err)
+{
+	struct sock *sk = peer->sk;
+	struct sk_buff *msg;
+	void *hdr;
+
+	/* two u16 and six u32-sized attributes */
+	msg = genlmsg_new(2 * nla_total_size(sizeof(u16)) +
+			  6 * nla_total_size(sizeof(u32)), GFP_ATOMIC);
+	if (!msg)
+		return NULL;
+	hdr = genlmsg_put(msg, 0, 0, &wind_genl_family, 0, WIND_CMD_PEER_NTF);
+	if (!hdr ||
+	    nla_put_u16(msg, WIND_A_PEER_SOCK_PORT, inet_sk(sk)->inet_num) ||
+	    nla_put_in_addr(msg, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
+	    nla_put_in_addr(msg, WIND_A_PEER_ADDR, peer->daddr) ||
+	    nla_put_u16(msg, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
+	    nla_put_u32(msg, WIND_A_PEER_EVENT, event) ||
+	    (err && nla_put_u32(msg, WIND_A_PEER_ERROR, err)) ||
+	    nla_put_u32(msg, WIND_A_PEER_LOCAL_TAG, wind_sk(sk)->incarnation) ||
+	    nla_put_u32(msg, WIND_A_PEER_REMOTE_TAG, peer->remote_tag)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/**
+ * wind_peer_event() - something happened to a peer: trace it, and tell
+ *	the listeners of the "peers" multicast group of its namespace
+ * @peer: the peer, its socket locked
+ * @event: what
+ * @err: positive errno saying why (FAILED, RESTART, DSM_REFUSED), or 0
+ *
+ * A notification that finds no memory is lost, as for every netlink
+ * multicast; the listener's socket sees ENOBUFS if its queue overflows.
+ */
+void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
+		     int err)
+{
+	struct net *net = sock_net(peer->sk);
+	struct sk_buff *msg;
+
+	trace_wind_peer(peer, event, err);
+	if (!genl_has_listeners(&wind_genl_family, net, WIND_NLGRP_PEERS))
+		return;
+	msg = peer_ntf_new(peer, event, err);
+	if (msg)
+		genlmsg_multicast_netns(&wind_genl_family, net, msg, 0,
+					WIND_NLGRP_PEERS, GFP_ATOMIC);
+}
 
 /**
  * wind_genl_init() - register the generic netlink family "wind"

@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "protocol.h"
+#include "trace.h"
 
 #define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + WIND_MAX_HLEN)
 /* What a device must do to carry a Wind GSO skb whole (offload.c) */
@@ -164,6 +165,7 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 	peer->tx_packets += npkts;
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
 	set_owner(skb, sk);
+	trace_wind_packet_send(peer->saddr, peer->daddr, skb);
 	ip_build_and_send_pkt(skb, sk, peer->saddr, peer->daddr, NULL,
 			      inet_sk(sk)->tos);
 }
@@ -382,6 +384,7 @@ void wind_send_ack(struct wind_peer *peer)
 		nak->error = htonl(peer->refused[i].error);
 	}
 	fill_header(peer, skb, WIND_PKT_ACK, 0, peer->snd_nxt, peer->rcv_nxt);
+	trace_wind_ack_send(peer, peer->rcv_nxt, be64_to_cpu(ah->sack), n);
 	peer->ack_pending = 0;
 	wind_delack_timer_stop(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);
@@ -445,6 +448,7 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	if (type == WIND_PKT_CHALLENGE)
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
 	set_owner(skb, sk);
+	trace_wind_packet_send(fl4.saddr, iph->saddr, skb);
 	ip_build_and_send_pkt(skb, sk, fl4.saddr, iph->saddr, NULL, 0);
 }
 

@@ -183,6 +183,7 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 		sk_reset_timer(sk, &ws->gc_timer, jiffies +
 			       READ_ONCE(wn->params.peer_idle_s) * HZ);
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_CREATED);
+	wind_peer_event(peer, WIND_PEER_EVENT_UP, 0);
 	return peer;
 }
 
@@ -288,8 +289,11 @@ static u32 fail_write_queue(struct wind_peer *peer, int err)
  */
 void wind_peer_fail(struct wind_peer *peer, int err)
 {
-	u32 lost = fail_write_queue(peer, err);
+	u32 lost;
 
+	if (err != ECONNRESET)	/* a restart: the caller reports it */
+		wind_peer_event(peer, WIND_PEER_EVENT_FAILED, err);
+	lost = fail_write_queue(peer, err);
 	peer->snd_una = peer->write_seq;
 	peer->snd_nxt = peer->write_seq;
 	peer->retries = 0;
@@ -341,6 +345,7 @@ void wind_peer_remove(struct wind_peer *peer)
 	wind_purge_rx(peer);
 	wind_timers_shutdown(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_PEERS_FREED);
+	wind_peer_event(peer, WIND_PEER_EVENT_FREED, 0);
 	wind_peer_put(peer);
 }
 

@@ -289,6 +289,17 @@ static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
 #define WIND_PARAM(sk, name) \
 	READ_ONCE(wind_net(sock_net(sk))->params.name)
 
+/* The peer's enum wind_peer_status; its socket locked. */
+static inline u32 wind_peer_status(const struct wind_peer *peer)
+{
+	if (peer->retries)
+		return WIND_PEER_STATUS_RETRYING;
+	if (!skb_queue_empty(&peer->wq) || !skb_queue_empty(&peer->rq) ||
+	    !list_empty(&peer->sync_waiters))
+		return WIND_PEER_STATUS_ACTIVE;
+	return WIND_PEER_STATUS_IDLE;
+}
+
 /* port.c */
 int wind_port_get(struct sock *sk, unsigned short snum);
 void wind_port_put(struct sock *sk);
@@ -373,8 +384,23 @@ int wind_netns_init(void);
 void wind_netns_exit(void);
 
 /* netlink.c */
+void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
+		     int err);
 int wind_genl_init(void);
 void wind_genl_exit(void);
+
+/* diag.c */
+#ifdef WIND_HAVE_DIAG
+int wind_diag_init(void);
+void wind_diag_exit(void);
+#else
+static inline int wind_diag_init(void) { return 0; }
+static inline void wind_diag_exit(void) { }
+#endif
+
+/* info.c */
+int wind_peer_info_get(struct sock *sk, char __user *optval,
+		       int __user *optlen, int len);
 
 /* socket.c */
 extern struct proto wind_prot;

@@ -205,6 +205,8 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 	case WIND_RECVERR:
 		val = ws->recverr;
 		break;
+	case WIND_PEER_INFO:
+		return wind_peer_info_get(sk, optval, optlen, len);
 	default:
 		return -ENOPROTOOPT;
 	}

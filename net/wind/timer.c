@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 static void peer_timer_arm(struct wind_peer *peer, struct timer_list *t,
 			   unsigned long expires)
@@ -137,22 +138,27 @@ void wind_timers_shutdown(struct wind_peer *peer)
  */
 static void cwnd_grow(struct wind_peer *peer, u32 acked)
 {
+	u32 old = peer->cwnd;
+
 	if (!acked || wind_seq_before(peer->snd_una, peer->recover))
 		return;
 	if (peer->cwnd < peer->ssthresh) {
 		peer->cwnd = min_t(u32, peer->cwnd + acked, WIND_CWND_MAX);
-		return;
+	} else {
+		peer->cwnd_cnt += acked;
+		if (peer->cwnd_cnt >= peer->cwnd) {
+			peer->cwnd_cnt -= peer->cwnd;
+			peer->cwnd = min_t(u32, peer->cwnd + 1, WIND_CWND_MAX);
+		}
 	}
-	peer->cwnd_cnt += acked;
-	if (peer->cwnd_cnt >= peer->cwnd) {
-		peer->cwnd_cnt -= peer->cwnd;
-		peer->cwnd = min_t(u32, peer->cwnd + 1, WIND_CWND_MAX);
-	}
+	if (peer->cwnd != old)
+		trace_wind_cwnd(peer, old, WIND_CWND_GROW);
 }
 
 static void cwnd_reduce(struct wind_peer *peer, bool timeout)
 {
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+	u32 old = peer->cwnd;
 
 	if (!timeout && wind_seq_before(peer->snd_una, peer->recover))
 		return;
@@ -161,10 +167,13 @@ static void cwnd_reduce(struct wind_peer *peer, bool timeout)
 	peer->cwnd_cnt = 0;
 	peer->recover = peer->snd_nxt;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_CWND_CUTS);
+	trace_wind_cwnd(peer, old, timeout ? WIND_CWND_TIMEOUT : WIND_CWND_LOSS);
 }
 
-static void retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
+static void retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
+		       enum wind_rtx_reason why)
 {
+	trace_wind_retransmit(peer, skb, why);
 	WIND_SKB_CB(skb)->retransmitted = 1;
 	peer->retransmits++;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
@@ -199,7 +208,7 @@ static void rtx_timeout(struct wind_peer *peer)
 		if (skb) {
 			peer->tlp_out = 1;
 			WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_PROBES);
-			retransmit(peer, skb, WIND_F_ACKREQ);
+			retransmit(peer, skb, WIND_F_ACKREQ, WIND_RTX_PROBE);
 		}
 		wind_rtx_timer_arm(peer);
 		return;
@@ -234,7 +243,8 @@ static void rtx_timeout(struct wind_peer *peer)
 			if (!first && !WIND_SKB_CB(skb)->sacked)
 				first = skb;
 		}
-		retransmit(peer, first ?: skb_peek(&peer->wq), WIND_F_ACKREQ);
+		retransmit(peer, first ?: skb_peek(&peer->wq), WIND_F_ACKREQ,
+			   WIND_RTX_TIMEOUT);
 	}
 	wind_rtx_timer_arm(peer);
 }
@@ -412,7 +422,7 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 			continue;
 		if (++lost == WIND_CONG_BURST)
 			cwnd_reduce(peer, false);
-		retransmit(peer, skb, 0);
+		retransmit(peer, skb, 0, WIND_RTX_RACK);
 	}
 }
 

@@ -90,7 +90,8 @@ expected="/lib/modules/$KVER_RUN/extra/wind.ko
 /usr/local/lib/pkgconfig/libwind.pc
 /usr/local/share/man/man3/libwind.3
 /usr/local/share/man/man7/wind.7
-/usr/local/share/man/man8/libwind-preload.8"
+/usr/local/share/man/man8/libwind-preload.8
+/usr/lib/$(uname -m)-linux-gnu/wireshark/plugins/wind.lua"
 for f in "$ROOT"/man/*.[1-8]; do
 	echo "/usr/local/share/man/man${f##*.}/$(basename "$f")"
 done > "$TMP/man.list"

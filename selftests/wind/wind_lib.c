@@ -409,4 +409,23 @@ TEST_F(pair, recv_error_reports_a_closed_port)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/* wind_peer_info() names the peer and returns what getsockopt() does */
+TEST_F(pair, peer_info)
+{
+	struct wind_peer_info info;
+	struct sockaddr_in other = self->to;
+
+	ASSERT_EQ(5, wind_send(self->tx, &self->to, "hello", 5,
+			       WIND_SYNC_ORDERED));
+	ASSERT_EQ(0, wind_peer_info(self->tx, &self->to, &info));
+	EXPECT_EQ(WIND_PEER_INFO_VERSION, info.wpi_version);
+	EXPECT_EQ(sizeof(info), info.wpi_size);
+	EXPECT_EQ(1, info.wpi_tx_messages);
+	EXPECT_EQ(0, info.wpi_in_flight);
+	EXPECT_EQ(0, memcmp(&info.wpi_addr, &self->to, sizeof(self->to)));
+	other.sin_port = htons(PORT_RX + 1);
+	EXPECT_EQ(-1, wind_peer_info(self->tx, &other, &info));
+	EXPECT_EQ(ENOENT, errno);
+}
+
 TEST_HARNESS_MAIN

@@ -555,7 +555,9 @@ static void op_getsockopt(struct worker *w, int fd, int kind)
 		len = (socklen_t)-1;
 	ret = getsockopt(fd, level, name, opt_ptr(val), lenp);
 	if (level == SOL_WIND) {
-		static const int wind_errs[] = { EINVAL, EFAULT, ENOPROTOOPT, 0 };
+		/* WIND_PEER_INFO: no state for that peer, not an AF_INET one */
+		static const int wind_errs[] = { EINVAL, EFAULT, ENOPROTOOPT,
+						 ENOENT, EAFNOSUPPORT, 0 };
 
 		check(kind, ret, errno, wind_errs, "getsockopt SOL_WIND", name, (int)len, 0);
 		if (ret == 0 && (name == WIND_MSGTYPE || name == WIND_RECVERR) &&

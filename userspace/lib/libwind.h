@@ -76,6 +76,14 @@ int wind_set_msgtype(int fd, enum wind_msgtype type);
 /* The socket's default message type, or -1 */
 int wind_get_msgtype(int fd);
 
+/*
+ * WIND_PEER_INFO: the socket's state for peer into *info (zeroed first;
+ * the peer's address is put in info->wpi_addr).  Returns 0, or -1 with
+ * errno ENOENT when the socket has no state for that peer.  Fields past
+ * info->wpi_size were not filled by an older kernel.
+ */
+int wind_peer_info(int fd, const struct sockaddr_in *peer,
+		   struct wind_peer_info *info);
 /* WIND_RECVERR: queue each failure on the error queue (on != 0) */
 int wind_set_recverr(int fd, int on);
 

@@ -208,6 +208,16 @@ WIND_EXPORT int wind_get_msgtype(int fd)
 	return v;
 }
 
+WIND_EXPORT int wind_peer_info(int fd, const struct sockaddr_in *peer,
+			       struct wind_peer_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	memcpy(&info->wpi_addr, peer, sizeof(*peer));
+	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len);
+}
+
 WIND_EXPORT int wind_set_recverr(int fd, int on)
 {
 	int v = !!on;

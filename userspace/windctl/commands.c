@@ -506,11 +506,78 @@ static int cmd_set(struct wc_nl *nl, const struct wc_opts *o, int argc,
 	return 0;
 }
 
+static const char *const event_names[] = {
+	[WIND_PEER_EVENT_UP]		= "up",
+	[WIND_PEER_EVENT_RESTART]	= "restart",
+	[WIND_PEER_EVENT_FAILED]	= "failed",
+	[WIND_PEER_EVENT_FREED]		= "freed",
+	[WIND_PEER_EVENT_DSM_REFUSED]	= "dsm-refused",
+};
+
+/* One event, one line: a table row's worth, or a JSON object */
+static int print_event(const struct wc_event *ev, void *arg)
+{
+	const struct wc_opts *o = arg;
+	const char *name = ev->event < ARRAY_SIZE(event_names) &&
+			   event_names[ev->event] ? event_names[ev->event] : NULL;
+	const char *ename = ev->error ? strerrorname_np(ev->error) : NULL;
+	char a[INET_ADDRSTRLEN], l[INET_ADDRSTRLEN], num[16];
+
+	if (!name) {
+		snprintf(num, sizeof(num), "%u", ev->event);
+		name = num;
+	}
+	ip(ev->addr, a);
+	ip(ev->local_addr, l);
+	if (o->json) {
+		wc_json_begin_object(stdout);
+		wc_json_str(stdout, "event", name);
+		wc_json_uint(stdout, "sock_port", ev->sock_port);
+		wc_json_str(stdout, "local_addr", l);
+		wc_json_str(stdout, "addr", a);
+		wc_json_uint(stdout, "port", ev->port);
+		wc_json_uint(stdout, "error", ev->error);
+		if (ename)
+			wc_json_str(stdout, "error_name", ename);
+		else
+			wc_json_null(stdout, "error_name");
+		wc_json_uint(stdout, "local_tag", ev->local_tag);
+		wc_json_uint(stdout, "remote_tag", ev->remote_tag);
+		wc_json_end_object(stdout);
+		wc_json_end(stdout);
+	} else {
+		printf("%-11s sock %u peer %s:%u local %s", name, ev->sock_port,
+		       a, ev->port, l);
+		if (ev->error)
+			printf(" error %s (%s)", ename ? ename : "?",
+			       strerror(ev->error));
+		printf("\n");
+	}
+	/* a pipe sees each event as it comes */
+	if (fflush(stdout))
+		return -errno;
+	return 0;
+}
+
+static int cmd_monitor(struct wc_nl *nl, const struct wc_opts *o, int argc,
+		       char **argv)
+{
+	int err;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "peers"))) {
+		fprintf(stderr, "windctl: monitor takes only \"peers\"\n");
+		return 2;
+	}
+	err = wc_nl_monitor(nl, print_event, (void *)o);
+	return wc_fail(nl, "monitor", err);
+}
+
 const struct wc_command wc_commands[] = {
 	{ "show", "", "list the bound Wind sockets", cmd_show },
 	{ "peers", "[PORT]", "per-peer state, of one local port or all", cmd_peers },
 	{ "stats", "", "the namespace's counters (/proc/net/wind_stat)", cmd_stats },
 	{ "get", "", "the tunables (net.wind.*)", cmd_get },
 	{ "set", "NAME VALUE [NAME VALUE]...", "set tunables, all or none", cmd_set },
+	{ "monitor", "[peers]", "print peer events as they happen", cmd_monitor },
 	{ NULL, NULL, NULL, NULL },
 };

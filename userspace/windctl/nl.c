@@ -463,3 +463,80 @@ int wc_nl_params_set(struct wc_nl *nl, const struct wc_params *params)
 	nlmsg_free(msg);
 	return err;
 }
+
+/* ---- the "peers" multicast group ---------------------------------------- */
+
+struct monitor {
+	int (*fn)(const struct wc_event *ev, void *arg);
+	void *arg;
+	int ret;
+};
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[WIND_A_PEER_MAX + 1];
+	struct monitor *mon = arg;
+	struct wc_event ev = { 0 };
+
+	if (gh->cmd != WIND_CMD_PEER_NTF ||
+	    genlmsg_parse(nlmsg_hdr(msg), 0, tb, WIND_A_PEER_MAX, NULL) < 0 ||
+	    !tb[WIND_A_PEER_EVENT])
+		return NL_OK;
+	ev.event = get_u32(tb, WIND_A_PEER_EVENT);
+	ev.error = get_u32(tb, WIND_A_PEER_ERROR);
+	ev.sock_port = get_u16(tb, WIND_A_PEER_SOCK_PORT);
+	ev.port = get_u16(tb, WIND_A_PEER_PORT);
+	/* addresses stay in network byte order */
+	if (tb[WIND_A_PEER_LOCAL_ADDR])
+		ev.local_addr = nla_get_u32(tb[WIND_A_PEER_LOCAL_ADDR]);
+	if (tb[WIND_A_PEER_ADDR])
+		ev.addr = nla_get_u32(tb[WIND_A_PEER_ADDR]);
+	ev.local_tag = get_u32(tb, WIND_A_PEER_LOCAL_TAG);
+	ev.remote_tag = get_u32(tb, WIND_A_PEER_REMOTE_TAG);
+	mon->ret = mon->fn(&ev, mon->arg);
+	return mon->ret ? NL_STOP : NL_OK;
+}
+
+/* Notifications carry no sequence number of ours */
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+int wc_nl_monitor(struct wc_nl *nl,
+		  int (*fn)(const struct wc_event *ev, void *arg), void *arg)
+{
+	struct monitor mon = { .fn = fn, .arg = arg };
+	struct nl_cb *cb;
+	int grp, err;
+
+	grp = genl_ctrl_resolve_grp(nl->sk, WIND_FAMILY_NAME, WIND_MCGRP_PEERS);
+	if (grp < 0)
+		return -ENOENT;
+	err = nl_socket_add_membership(nl->sk, grp);
+	if (err < 0)
+		return -EIO;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &mon);
+	while (!mon.ret) {
+		err = nl_recvmsgs(nl->sk, cb);
+		if (err == -NLE_NOMEM) {
+			/* ENOBUFS: the socket's queue overflowed */
+			fprintf(stderr, "windctl: monitor: events were lost (receive queue full)\n");
+			continue;
+		}
+		if (err < 0) {
+			fprintf(stderr, "windctl: monitor: %s\n", nl_geterror(err));
+			mon.ret = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return mon.ret;
+}

@@ -40,6 +40,15 @@ struct wc_peer {
 	uint64_t tx_packets, rx_packets, tx_messages, rx_messages;
 };
 
+/* A notification of the "peers" multicast group */
+struct wc_event {
+	uint32_t event;			/* enum wind_peer_event */
+	uint32_t error;			/* positive errno, 0 if none */
+	uint16_t sock_port, port;
+	uint32_t local_addr, addr;	/* network byte order */
+	uint32_t local_tag, remote_tag;
+};
+
 /* Values indexed by their attribute (WIND_A_STATS_*, WIND_A_PARAMS_*) */
 struct wc_stats {
 	bool present[WIND_A_STATS_MAX + 1];
@@ -74,6 +83,13 @@ int wc_nl_peers(struct wc_nl *nl, uint16_t port, struct wc_peer **peers,
 int wc_nl_stats(struct wc_nl *nl, struct wc_stats *stats);
 int wc_nl_params_get(struct wc_nl *nl, struct wc_params *params);
 int wc_nl_params_set(struct wc_nl *nl, const struct wc_params *params);
+/*
+ * Join the "peers" multicast group and call fn for each event until fn
+ * returns non-zero (returned) or reading fails (a negative errno).  A
+ * receive queue that overflowed is reported on stderr and reading goes on.
+ */
+int wc_nl_monitor(struct wc_nl *nl,
+		  int (*fn)(const struct wc_event *ev, void *arg), void *arg);
 
 /* ---- output.c: tables and JSON ----------------------------------------- */
 

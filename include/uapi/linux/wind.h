@@ -8,6 +8,7 @@
 #define _UAPI_LINUX_WIND_H
 
 #include <linux/types.h>
+#include <linux/socket.h>
 
 /* socket(AF_INET, SOCK_WIND, 0 or IPPROTO_WIND) */
 #define SOCK_WIND	7
@@ -33,6 +34,8 @@ enum wind_msgtype {
 #define WIND_RECVERR		2	/* int: queue failures on MSG_ERRQUEUE */
 #define WIND_REGION_ADD		3	/* struct wind_region */
 #define WIND_REGION_DEL		4	/* __u32 region id */
+/* getsockopt(fd, SOL_WIND, ...) only */
+#define WIND_PEER_INFO		5	/* struct wind_peer_info, in/out */
 
 /* cmsg_type at level SOL_WIND */
 #define WIND_CMSG_DSM		1	/* struct wind_dsm */
@@ -64,6 +67,54 @@ struct wind_dsm {
 	__u32 hdr_len;	/* the first hdr_len bytes are the DSM header */
 	__u32 data_len;	/* on receive: payload bytes written into the region */
 };
+
+/*
+ * getsockopt(fd, SOL_WIND, WIND_PEER_INFO, &info, &len): the caller puts
+ * the peer's address in wpi_addr (a struct sockaddr_in, AF_INET; the
+ * field has room for any address family); the kernel fills in the rest
+ * and copies back min(len, sizeof(struct wind_peer_info)) bytes, setting
+ * len to that.  New fields are only ever added at the end, with a new
+ * wpi_version: a program reads wpi_size (what its kernel filled) before
+ * trusting a field past the ones of the version it was built for.
+ * len below WIND_PEER_INFO_MIN_LEN: -EINVAL; no such peer: -ENOENT.
+ */
+#define WIND_PEER_INFO_VERSION	1
+
+struct wind_peer_info {
+	struct __kernel_sockaddr_storage wpi_addr;	/* in: the peer */
+	__u32 wpi_version;	/* WIND_PEER_INFO_VERSION */
+	__u32 wpi_size;		/* bytes the kernel filled in */
+	__u32 wpi_state;	/* enum wind_peer_status */
+	__u32 wpi_retries;	/* timeouts in a row without progress */
+	__u32 wpi_srtt_us;	/* smoothed RTT, 0 before a sample */
+	__u32 wpi_rttvar_us;
+	__u32 wpi_rto_us;	/* retransmission timeout */
+	__u32 wpi_mss;		/* payload bytes per data packet */
+	__u32 wpi_in_flight;	/* packets sent and not yet acknowledged */
+	__u32 wpi_sacked;	/* of those, reported arrived selectively */
+	__u32 wpi_unsent;	/* packets queued, not yet sent */
+	__u32 wpi_queued_msgs;	/* messages queued to the peer, unacked */
+	__u64 wpi_queued_bytes;	/* payload bytes of those */
+	__u32 wpi_cwnd;		/* congestion window, packets */
+	__u32 wpi_ssthresh;
+	__u32 wpi_snd_wnd;	/* packets the peer's window lets us have out */
+	__u32 wpi_rcv_wnd;	/* packets we last told the peer we take */
+	__u32 wpi_rcv_queued;	/* packets from it waiting for delivery */
+	__u32 wpi_last_active_ms; /* since the last packet either way */
+	__u32 wpi_local_tag;	/* our socket's incarnation */
+	__u32 wpi_remote_tag;	/* the peer socket's, 0 if not known */
+	__u32 wpi_sync_waiters;	/* sync sends waiting for the peer's ACK */
+	__u64 wpi_tx_packets;
+	__u64 wpi_rx_packets;
+	__u64 wpi_tx_messages;
+	__u64 wpi_rx_messages;
+	__u64 wpi_retransmits;
+	__u64 wpi_duplicates;	/* packets received twice */
+	__u64 wpi_drops;	/* packets from it dropped (no room, refused) */
+};
+
+/* the address, wpi_version and wpi_size: the least a caller may pass */
+#define WIND_PEER_INFO_MIN_LEN	(sizeof(struct __kernel_sockaddr_storage) + 8)
 
 /* Diff runs are in the sender's (= the cluster's) byte order. */
 struct wind_diff_run {
@@ -172,6 +223,29 @@ enum wind_peer_status {
 	WIND_PEER_STATUS_RETRYING,
 };
 
+/**
+ * enum wind_peer_event - What happened to a peer, in a notification of the
+ *   "peers" multicast group and in the wind:wind_peer tracepoint.
+ * @WIND_PEER_EVENT_UP: State for a new peer was created (first send to it or
+ *   first packet from it).
+ * @WIND_PEER_EVENT_RESTART: The peer's socket is a new incarnation (it
+ *   restarted); what was queued to the old one failed with ECONNRESET.
+ * @WIND_PEER_EVENT_FAILED: Everything queued to the peer failed: error
+ *   ETIMEDOUT (unreachable: the retry budget ran out) or ECONNREFUSED (an ICMP
+ *   port or protocol unreachable).
+ * @WIND_PEER_EVENT_FREED: The peer's state was freed (idle for peer_idle_s, or
+ *   the socket closed).
+ * @WIND_PEER_EVENT_DSM_REFUSED: A DSM message from the peer was refused and
+ *   nothing written: error EACCES (region or key), ERANGE (bounds) or EINVAL.
+ */
+enum wind_peer_event {
+	WIND_PEER_EVENT_UP = 1,
+	WIND_PEER_EVENT_RESTART,
+	WIND_PEER_EVENT_FAILED,
+	WIND_PEER_EVENT_FREED,
+	WIND_PEER_EVENT_DSM_REFUSED,
+};
+
 enum {
 	WIND_A_SOCK_PAD = 1,
 	WIND_A_SOCK_PORT,
@@ -217,6 +291,8 @@ enum {
 	WIND_A_PEER_RX_PACKETS,
 	WIND_A_PEER_TX_MESSAGES,
 	WIND_A_PEER_RX_MESSAGES,
+	WIND_A_PEER_EVENT,
+	WIND_A_PEER_ERROR,
 
 	__WIND_A_PEER_MAX,
 	WIND_A_PEER_MAX = (__WIND_A_PEER_MAX - 1)
@@ -279,10 +355,13 @@ enum {
 	WIND_CMD_STATS_GET,
 	WIND_CMD_PARAMS_GET,
 	WIND_CMD_PARAMS_SET,
+	WIND_CMD_PEER_NTF,
 
 	__WIND_CMD_MAX,
 	WIND_CMD_MAX = (__WIND_CMD_MAX - 1)
 };
+
+#define WIND_MCGRP_PEERS	"peers"
 
 /* ---- end of the generic netlink family "wind" ------------------------- */
 
