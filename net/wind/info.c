@@ -46,7 +46,7 @@ static void peer_info_fill(const struct wind_peer *peer,
 	info->wpi_rcv_wnd = peer->rcv_wnd;
 	info->wpi_rcv_queued = skb_queue_len(&peer->rq);
 	info->wpi_last_active_ms = jiffies_to_msecs(jiffies - peer->last_active);
-	info->wpi_local_tag = wind_sk(peer->sk)->incarnation;
+	info->wpi_local_tag = peer->local_tag;
 	info->wpi_remote_tag = peer->remote_tag;
 	list_for_each_entry(w, &peer->sync_waiters, node)
 		info->wpi_sync_waiters++;

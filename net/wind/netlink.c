@@ -569,9 +569,11 @@ static struct sk_buff *peer_ntf_new(const struct wind_peer *peer,
 	struct sk_buff *msg;
 	void *hdr;
 
-	/* two u16 and six u32-sized attributes */
+	/* two u16 and four u32-sized attributes; no tags: anyone may
+	 * listen (wind.rst, "Tags")
+	 */
 	msg = genlmsg_new(2 * nla_total_size(sizeof(u16)) +
-			  6 * nla_total_size(sizeof(u32)), GFP_ATOMIC);
+			  4 * nla_total_size(sizeof(u32)), GFP_ATOMIC);
 	if (!msg)
 		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &wind_genl_family, 0, WIND_CMD_PEER_NTF);
@@ -581,9 +583,7 @@ static struct sk_buff *peer_ntf_new(const struct wind_peer *peer,
 	    nla_put_in_addr(msg, WIND_A_PEER_ADDR, peer->daddr) ||
 	    nla_put_u16(msg, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
 	    nla_put_u32(msg, WIND_A_PEER_EVENT, event) ||
-	    (err && nla_put_u32(msg, WIND_A_PEER_ERROR, err)) ||
-	    nla_put_u32(msg, WIND_A_PEER_LOCAL_TAG, wind_sk(sk)->incarnation) ||
-	    nla_put_u32(msg, WIND_A_PEER_REMOTE_TAG, peer->remote_tag)) {
+	    (err && nla_put_u32(msg, WIND_A_PEER_ERROR, err))) {
 		nlmsg_free(msg);
 		return NULL;
 	}

@@ -264,7 +264,7 @@ void wind_rtx_now(struct wind_peer *peer)
 
 	if (!skb || skb == peer->send_head)
 		return;
-	retransmit(peer, skb, WIND_F_ACKREQ);
+	retransmit(peer, skb, WIND_F_ACKREQ, WIND_RTX_CHALLENGE);
 	wind_rtx_timer_arm(peer);
 }
 

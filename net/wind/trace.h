@@ -26,6 +26,7 @@
 #define WIND_RTX_REASONS			\
 	EM(WIND_RTX_TIMEOUT, "timeout")		\
 	EM(WIND_RTX_PROBE, "probe")		\
+	EM(WIND_RTX_CHALLENGE, "challenge")	\
 	EMe(WIND_RTX_RACK, "rack")
 
 /* What happened to a peer (enum wind_peer_event, the uapi header) */

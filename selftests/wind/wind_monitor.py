@@ -9,8 +9,8 @@
 A) while A's socket talks to B's: a peer comes up on both sides, B's
 socket restarts, a DSM write with a wrong key is refused, a closed port
 refuses with ICMP, a blackhole makes B unreachable, and the sockets
-close.  Each monitor's lines are checked field by field against that,
-the tags against "windctl -j show".  The process switches namespaces
+close.  Each monitor's lines are checked field by field against that;
+they carry no tags (anyone may listen).  The process switches namespaces
 with setns(2) (Python 3.11 has no os.setns()).  KTAP output.
 """
 
@@ -135,11 +135,6 @@ def sentinel(ns, mons):
     return False
 
 
-def incarnation(ns, port):
-    d = json.loads(run(WINDCTL, "-n", ns, "-j", "show").stdout)
-    return [s["incarnation"] for s in d if s["port"] == port][0]
-
-
 class Ktap:
     def __init__(self, n):
         self.i = self.failed = 0
@@ -177,8 +172,9 @@ def scenario(t):
         t.check("A: up, sock 7501, peer 10.82.0.2:7500, local 10.82.0.1, no error",
                 len(up) == 1 and ev_match(up[0], addr=B, local_addr=A, error=0,
                                           error_name=None), up)
-        t.check("A: the event's local tag is the socket's incarnation",
-                up and up[0]["local_tag"] == incarnation(NS[0], PORT_A), up)
+        t.check("A: the event carries no tags (anyone may listen)",
+                up and "local_tag" not in up[0] and "remote_tag" not in up[0],
+                up)
         upb = mon_b.wait(lambda e: ev_match(e, event="up", sock_port=PORT_B,
                                             port=PORT_A))
         t.check("B: up, sock 7500, peer 10.82.0.1:7501, local 10.82.0.2",
@@ -189,9 +185,9 @@ def scenario(t):
         b.close()
         freed_b = mon_b.wait(lambda e: ev_match(e, event="freed",
                                                 sock_port=PORT_B, port=PORT_A))
-        t.check("B: freed when its socket closed, A's tag in it",
-                len(freed_b) == 1 and up and
-                freed_b[0]["remote_tag"] == up[0]["local_tag"], freed_b)
+        t.check("B: freed when its socket closed",
+                len(freed_b) == 1 and ev_match(freed_b[0], addr=A, error=0),
+                freed_b)
         b = wind_socket(NS[1], PORT_B)
         try:
             a.sendto(b"after", MSG_WIND_SYNC, dst)
@@ -202,12 +198,9 @@ def scenario(t):
                 err == errno.ECONNRESET, f"errno {err}")
         rs = mon_a.wait(lambda e: ev_match(e, event="restart", sock_port=PORT_A,
                                            port=PORT_B))
-        t.check("A: restart, error 104 ECONNRESET, remote tag the new B's",
+        t.check("A: restart, error 104 ECONNRESET",
                 len(rs) == 1 and ev_match(rs[0], addr=B, error=errno.ECONNRESET,
-                                          error_name="ECONNRESET") and
-                rs[0]["remote_tag"] == incarnation(NS[1], PORT_B) and
-                rs[0]["remote_tag"] != upb[0]["local_tag"] if upb else False,
-                rs)
+                                          error_name="ECONNRESET"), rs)
         a.sendto(b"again", MSG_WIND_SYNC, dst)
         t.check("A: the next message flows", b.recv(100) == b"again")
 
@@ -278,8 +271,8 @@ def scenario(t):
         names = {"up", "restart", "failed", "freed", "dsm-refused"}
         t.check("every JSON line is a known event with every field",
                 all(set(e) == {"event", "sock_port", "local_addr", "addr",
-                               "port", "error", "error_name", "local_tag",
-                               "remote_tag"} and e["event"] in names
+                               "port", "error", "error_name"} and
+                    e["event"] in names
                     for m in (mon_a, mon_b) for e in m.events()),
                 [e for m in (mon_a, mon_b) for e in m.events()][:5])
         mon_a.wait(lambda e: e["sock_port"] == PORT_A, n=7)

@@ -541,8 +541,6 @@ static int print_event(const struct wc_event *ev, void *arg)
 			wc_json_str(stdout, "error_name", ename);
 		else
 			wc_json_null(stdout, "error_name");
-		wc_json_uint(stdout, "local_tag", ev->local_tag);
-		wc_json_uint(stdout, "remote_tag", ev->remote_tag);
 		wc_json_end_object(stdout);
 		wc_json_end(stdout);
 	} else {

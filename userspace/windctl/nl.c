@@ -492,8 +492,6 @@ static int on_event(struct nl_msg *msg, void *arg)
 		ev.local_addr = nla_get_u32(tb[WIND_A_PEER_LOCAL_ADDR]);
 	if (tb[WIND_A_PEER_ADDR])
 		ev.addr = nla_get_u32(tb[WIND_A_PEER_ADDR]);
-	ev.local_tag = get_u32(tb, WIND_A_PEER_LOCAL_TAG);
-	ev.remote_tag = get_u32(tb, WIND_A_PEER_REMOTE_TAG);
 	mon->ret = mon->fn(&ev, mon->arg);
 	return mon->ret ? NL_STOP : NL_OK;
 }

@@ -46,7 +46,6 @@ struct wc_event {
 	uint32_t error;			/* positive errno, 0 if none */
 	uint16_t sock_port, port;
 	uint32_t local_addr, addr;	/* network byte order */
-	uint32_t local_tag, remote_tag;
 };
 
 /* Values indexed by their attribute (WIND_A_STATS_*, WIND_A_PARAMS_*) */

@@ -101,8 +101,8 @@ struct wind_peer_info {
 	__u32 wpi_rcv_wnd;	/* packets we last told the peer we take */
 	__u32 wpi_rcv_queued;	/* packets from it waiting for delivery */
 	__u32 wpi_last_active_ms; /* since the last packet either way */
-	__u32 wpi_local_tag;	/* our socket's incarnation */
-	__u32 wpi_remote_tag;	/* the peer socket's, 0 if not known */
+	__u32 wpi_local_tag;	/* our tag towards the peer */
+	__u32 wpi_remote_tag;	/* the peer's tag towards us, 0 if not known */
 	__u32 wpi_sync_waiters;	/* sync sends waiting for the peer's ACK */
 	__u64 wpi_tx_packets;
 	__u64 wpi_rx_packets;
