@@ -680,3 +680,25 @@ uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 		c = 0xffff;
 	return htons(c);
 }
+
+ssize_t wind_recv_wait(int fd, void *buf, size_t len, struct sockaddr_in *from,
+		       int timeout_ms)
+{
+	socklen_t alen = sizeof(*from);
+	int ev = wind_poll(fd, POLLIN, timeout_ms);
+
+	if (ev <= 0) {
+		errno = ev ? errno : ETIMEDOUT;
+		return -1;
+	}
+	memset(from, 0, sizeof(*from));
+	return recvfrom(fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)from,
+			&alen);
+}
+
+bool wind_rx_empty(int fd)
+{
+	char c;
+
+	return recv(fd, &c, 1, MSG_DONTWAIT | MSG_PEEK) == -1 && errno == EAGAIN;
+}

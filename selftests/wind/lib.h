@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <netinet/in.h>
 #include <linux/wind.h>
 
@@ -109,6 +110,14 @@ int wind_link_wait(const char *ns, const char *dev, long long deadline);
 void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port);
 /* poll() fd for events; returns revents, 0 on timeout, -1 on error */
 int wind_poll(int fd, short events, int timeout_ms);
+/*
+ * The next message on fd, waiting up to timeout_ms: its length and, in
+ * *from, its sender; -1 with errno (ETIMEDOUT when nothing came).
+ */
+ssize_t wind_recv_wait(int fd, void *buf, size_t len, struct sockaddr_in *from,
+		       int timeout_ms);
+/* fd holds no message (a non-blocking peek finds EAGAIN) */
+bool wind_rx_empty(int fd);
 /* Milliseconds on CLOCK_MONOTONIC */
 long long wind_now_ms(void);
 

@@ -156,28 +156,6 @@ static int send_ip(int raw, in_addr_t src, in_addr_t dst, uint16_t id,
 	return 0;
 }
 
-static ssize_t recv_wait(int fd, void *buf, size_t len,
-			 struct sockaddr_in *from, int timeout_ms)
-{
-	socklen_t alen = sizeof(*from);
-	int ev = wind_poll(fd, POLLIN, timeout_ms);
-
-	if (ev <= 0) {
-		errno = ev ? errno : ETIMEDOUT;
-		return -1;
-	}
-	memset(from, 0, sizeof(*from));
-	return recvfrom(fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)from,
-			&alen);
-}
-
-static bool rx_empty(int fd)
-{
-	char c;
-
-	return recv(fd, &c, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN;
-}
-
 static int send_to(int fd, const void *buf, size_t len, int node,
 		   uint16_t port, int flags)
 {
@@ -196,7 +174,7 @@ static int expect_msg(int fd, size_t len, uint32_t seed, int node,
 {
 	static uint8_t in[1 << 17];
 	struct sockaddr_in from;
-	ssize_t r = recv_wait(fd, in, sizeof(in), &from, WAIT_MS);
+	ssize_t r = wind_recv_wait(fd, in, sizeof(in), &from, WAIT_MS);
 
 	if (r != (ssize_t)len || !wind_fill_ok(in, len, seed) ||
 	    from.sin_addr.s_addr != wind_node_addr(node) ||
@@ -295,7 +273,7 @@ TEST_F(attack, ip_fragmented_first_packet)
 	len = craft(pkt, &f, eve, sport, b, self->n.b_port, payload, 4000);
 	ASSERT_EQ(0, send_ip(self->n.raw, eve, b, 104, pkt, len, 1000));
 	ASSERT_EQ(0, expect_msg(self->n.b, 4700, 3, EVE, sport));
-	EXPECT_TRUE(rx_empty(self->n.b));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
 
 	/* and the association B and A have is untouched by it */
 	ASSERT_EQ(0, associate(&self->n, 2, 10));
@@ -414,10 +392,10 @@ TEST_F(attack, spoofed_tags_during_sync_send)
 	wind_fill(buf, 100, 4242);
 	ASSERT_EQ(0, send_to(self->n.a, buf, 100, B, self->n.b_port, 0));
 	EXPECT_EQ(0, expect_msg(self->n.b, 100, 4242, A, self->n.a_port));
-	EXPECT_TRUE(rx_empty(self->n.b));
-	EXPECT_TRUE(rx_empty(self->n.a));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
+	EXPECT_TRUE(wind_rx_empty(self->n.a));
 	EXPECT_EQ(0, associate(&self->n, 2, 500));
-	EXPECT_TRUE(rx_empty(self->n.b));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
 }
 
 /*
@@ -563,7 +541,7 @@ static void *drainer(void *arg)
 	struct sockaddr_in from;
 
 	while (!atomic_load(&d->stop)) {
-		ssize_t r = recv_wait(d->fd, in, sizeof(in), &from, 100);
+		ssize_t r = wind_recv_wait(d->fd, in, sizeof(in), &from, 100);
 
 		if (r < 0)
 			continue;
@@ -736,18 +714,18 @@ TEST_F(attack, socket_filter_drops_chosen_messages)
 			     MSG_WIND_SYNC));
 	for (i = 0; i < 5; i += 2) {
 		memset(in, 0, sizeof(in));
-		r = recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
+		r = wind_recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
 		ASSERT_EQ((ssize_t)strlen(msgs[i]), r);
 		EXPECT_STREQ(msgs[i], in);
 	}
-	EXPECT_TRUE(rx_empty(self->n.b));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
 	EXPECT_EQ(filtered + 3, wind_stat(wind_ns(B), "InFiltered"));
 	ASSERT_EQ(0, setsockopt(self->n.b, SOL_SOCKET, SO_DETACH_FILTER,
 				&dummy, sizeof(dummy)));
 	ASSERT_EQ(0, send_to(self->n.a, "X7 kept", 7, B, self->n.b_port,
 			     MSG_WIND_SYNC));
 	memset(in, 0, sizeof(in));
-	r = recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
+	r = wind_recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
 	ASSERT_EQ(7, r);
 	EXPECT_STREQ("X7 kept", in);
 }

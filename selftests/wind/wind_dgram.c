@@ -119,14 +119,6 @@ static const char *fmt_addr(const struct sockaddr_in *sa)
 	return b;
 }
 
-/* rx must hold nothing more */
-static bool rx_empty(int fd)
-{
-	char c;
-
-	return recv(fd, &c, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN;
-}
-
 TEST_F(dgram, sizes_byte_exact)
 {
 	static const size_t sizes[] = { 0, 1, 100, 1000, WIND_MAX_SINGLE - 1,
@@ -156,7 +148,7 @@ TEST_F(dgram, sizes_byte_exact)
 			TH_LOG("from %s, expected %s", fmt_addr(&from),
 			       fmt_addr(&self->tx_src));
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 /* Messages of several fragments, reassembled into one recv */
@@ -198,7 +190,7 @@ TEST_F_TIMEOUT(dgram, multi_fragment, 120)
 		EXPECT_EQ(0, flags & MSG_TRUNC);
 		EXPECT_TRUE(same_addr(&self->tx_src, &from));
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 	free(out);
 	free(in);
 }
@@ -245,7 +237,7 @@ TEST_F(dgram, truncation)
 	r = recv_wait(self->rx, NULL, 0, 0, NULL, &flags, WAIT_MS);
 	EXPECT_EQ(0, r);
 	EXPECT_TRUE(flags & MSG_TRUNC);
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 TEST_F(dgram, connect_send_disconnect)
@@ -289,7 +281,7 @@ TEST_F(dgram, connect_send_disconnect)
 	EXPECT_EQ(64, send_to(self->tx, out, sizeof(out), 0, &self->rx_dst));
 	EXPECT_EQ(64, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
 				WAIT_MS));
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 /* An unbound socket that connects gets an ephemeral port */
@@ -570,7 +562,7 @@ TEST_F_TIMEOUT(dgram, in_order, 60)
 		ASSERT_EQ(i, wind_msg_check(msg, r));
 		EXPECT_TRUE(same_addr(&self->tx_src, &from));
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 TEST_F(dgram, reliable_and_sync_flags)
@@ -612,7 +604,7 @@ TEST_F(dgram, reliable_and_sync_flags)
 		ASSERT_EQ((ssize_t)sizeof(out), r);
 		EXPECT_EQ(0, memcmp(out, in, sizeof(out)));
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 /*
@@ -716,7 +708,7 @@ TEST_F_TIMEOUT(dgram, cross_type_order, 60)
 					       seq, i, type[i]);
 		}
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 }
 
 /* One socket, many peers: three senders, order kept per sender */
@@ -755,7 +747,7 @@ TEST_F_TIMEOUT(dgram, many_peers, 60)
 		EXPECT_EQ(next[s], seq % 1000);
 		next[s] = seq % 1000 + 1;
 	}
-	EXPECT_TRUE(rx_empty(self->rx));
+	EXPECT_TRUE(wind_rx_empty(self->rx));
 	for (s = 0; s < SENDERS; s++)
 		close(fd[s]);
 }

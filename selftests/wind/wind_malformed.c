@@ -132,28 +132,6 @@ static int send_raw(struct endpoints *e, const void *pkt, size_t len)
 		      sizeof(dst)) == (ssize_t)len ? 0 : -1;
 }
 
-static ssize_t recv_from_wait(int fd, void *buf, size_t len,
-			      struct sockaddr_in *from)
-{
-	socklen_t alen = sizeof(*from);
-	int ev = wind_poll(fd, POLLIN, WAIT_MS);
-
-	if (ev <= 0) {
-		errno = ev ? errno : ETIMEDOUT;
-		return -1;
-	}
-	memset(from, 0, sizeof(*from));
-	return recvfrom(fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)from,
-			&alen);
-}
-
-static bool rx_empty(int fd)
-{
-	char c;
-
-	return recv(fd, &c, 1, MSG_DONTWAIT) == -1 && errno == EAGAIN;
-}
-
 /* ---------------------------------------------------------------- */
 
 FIXTURE(crafted) {
@@ -192,7 +170,7 @@ TEST_F(crafted, valid_delivered)
 			TH_LOG("raw send: %s", strerror(errno));
 
 		memset(in, 0, sizeof(in));
-		r = recv_from_wait(self->e.rx, in, sizeof(in), &from);
+		r = wind_recv_wait(self->e.rx, in, sizeof(in), &from, WAIT_MS);
 		ASSERT_EQ((ssize_t)plen, r)
 			TH_LOG("crafted packet %d: got %zd (%s)", i, r,
 			       r < 0 ? strerror(errno) : "");
@@ -201,7 +179,7 @@ TEST_F(crafted, valid_delivered)
 		EXPECT_EQ(wind_node_addr(0), from.sin_addr.s_addr);
 		EXPECT_EQ(CRAFT_SPORT, ntohs(from.sin_port));
 	}
-	EXPECT_TRUE(rx_empty(self->e.rx));
+	EXPECT_TRUE(wind_rx_empty(self->e.rx));
 	if (before >= 0)
 		EXPECT_EQ(before + 3, wind_stat(wind_ns(1), "InMessages"));
 }
@@ -257,7 +235,7 @@ TEST_F(crafted, no_port_icmp)
 		got = 1;
 	}
 	EXPECT_TRUE(got) TH_LOG("no ICMP destination unreachable came back");
-	EXPECT_TRUE(rx_empty(self->e.rx));
+	EXPECT_TRUE(wind_rx_empty(self->e.rx));
 	close(icmp);
 }
 
@@ -471,7 +449,7 @@ TEST_F(malformed, counted_and_dropped)
 	EXPECT_EQ(before[c] + N_BAD, v);
 
 	for (g = 0; g < 2; g++) {
-		r = recv_from_wait(self->e.rx, in, sizeof(in), &from);
+		r = wind_recv_wait(self->e.rx, in, sizeof(in), &from, WAIT_MS);
 		ASSERT_EQ((ssize_t)sizeof(good[g]), r)
 			TH_LOG("good message %d: got %zd (%s)%s", g, r,
 			       r < 0 ? strerror(errno) : "",
@@ -480,7 +458,7 @@ TEST_F(malformed, counted_and_dropped)
 		EXPECT_EQ(self->e.tx_src.sin_addr.s_addr, from.sin_addr.s_addr);
 		EXPECT_EQ(self->e.tx_src.sin_port, from.sin_port);
 	}
-	EXPECT_TRUE(rx_empty(self->e.rx))
+	EXPECT_TRUE(wind_rx_empty(self->e.rx))
 		TH_LOG("something malformed reached the socket");
 
 	/* exactly N_BAD on this kind's counter, none on the others */
