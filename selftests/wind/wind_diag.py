@@ -17,6 +17,7 @@ import socket
 import struct
 import subprocess
 import sys
+from windtest import Ktap
 
 SOCK_WIND, IPPROTO_WIND = 7, 253
 NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY = 4, 20
@@ -75,21 +76,6 @@ def ask(req):
 
 def dump_of(req):
     return struct.unpack_from("=H", req, 6)[0] & NLM_F_DUMP
-
-
-class Ktap:
-    def __init__(self, n):
-        self.i = self.failed = 0
-        print("TAP version 13")
-        print(f"1..{n}", flush=True)
-
-    def check(self, name, cond, diag=""):
-        self.i += 1
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print(f"{'ok' if cond else 'not ok'} {self.i} {name}", flush=True)
 
 
 def main():

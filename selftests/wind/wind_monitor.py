@@ -25,11 +25,11 @@ import subprocess
 import sys
 import threading
 import time
+from windtest import Ktap, run, wind_socket
 
 SOCK_WIND, IPPROTO_WIND, SOL_WIND = 7, 253, 253
 MSG_WIND_SYNC = 0x800000
 WIND_REGION_ADD, WIND_CMSG_DSM, WIND_DSM_DIRECT_MAP = 3, 1, 1
-CLONE_NEWNET = 0x40000000
 KSFT_SKIP = 4
 NTESTS = 20
 
@@ -40,32 +40,6 @@ PORT_A, PORT_B, SENTINEL, CLOSED = 7501, 7500, 9, 7999
 ROOT = os.environ.get("WIND_ROOT") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "../.."))
 WINDCTL = os.path.join(ROOT, "userspace/windctl/windctl")
-
-libc = ctypes.CDLL(None, use_errno=True)
-ROOT_NS = os.open("/proc/self/ns/net", os.O_RDONLY)
-
-
-def run(*cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True)
-
-
-def enter(ns):
-    fd = ROOT_NS if ns is None else os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    if libc.setns(fd, CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), "setns")
-    if fd != ROOT_NS:
-        os.close(fd)
-
-
-def wind_socket(ns, port=0):
-    enter(ns)
-    try:
-        s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-        s.bind(("0.0.0.0", port))
-        s.settimeout(60)
-        return s
-    finally:
-        enter(None)
 
 
 def setup():
@@ -133,21 +107,6 @@ def sentinel(ns, mons):
                       f":{SENTINEL} local " in e, timeout=1) for m in mons):
             return True
     return False
-
-
-class Ktap:
-    def __init__(self, n):
-        self.i = self.failed = 0
-        print("TAP version 13")
-        print(f"1..{n}", flush=True)
-
-    def check(self, name, cond, diag=""):
-        self.i += 1
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print(f"{'ok' if cond else 'not ok'} {self.i} {name}", flush=True)
 
 
 def ev_match(e, **want):

@@ -27,11 +27,11 @@ import struct
 import subprocess
 import sys
 import time
+from windtest import Ktap, run, wind_socket
 
 SOCK_WIND, IPPROTO_WIND, SOL_WIND = 7, 253, 253
 MSG_WIND_SYNC = 0x800000
 WIND_REGION_ADD, WIND_CMSG_DSM, WIND_DSM_DIRECT_MAP = 3, 1, 1
-CLONE_NEWNET = 0x40000000
 KSFT_SKIP = 4
 
 PID = os.getpid()
@@ -42,33 +42,6 @@ TRACEFS = "/sys/kernel/tracing"
 INSTANCE = f"{TRACEFS}/instances/wind_trace_{PID}"
 HLEN, DATA_HLEN, ACK_LEN = 32, 40, 48
 MSS = 1500 - 20 - DATA_HLEN
-
-libc = ctypes.CDLL(None, use_errno=True)
-ROOT_NS = os.open("/proc/self/ns/net", os.O_RDONLY)
-
-
-def run(*cmd):
-    subprocess.run(cmd, check=True, capture_output=True)
-
-
-def enter(ns):
-    """Move this (single-threaded) process into namespace ns, or back."""
-    fd = ROOT_NS if ns is None else os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    if libc.setns(fd, CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), "setns")
-    if fd != ROOT_NS:
-        os.close(fd)
-
-
-def wind_socket(ns, port):
-    enter(ns)
-    try:
-        s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-        s.bind(("0.0.0.0", port))
-        s.settimeout(60)
-        return s
-    finally:
-        enter(None)
 
 
 def setup():
@@ -151,21 +124,6 @@ def wait_event(name, timeout, **want):
             return True
         time.sleep(0.05)
     return False
-
-
-class Ktap:
-    def __init__(self, n):
-        self.i = self.failed = 0
-        print("TAP version 13")
-        print(f"1..{n}", flush=True)
-
-    def check(self, name, cond, diag=""):
-        self.i += 1
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print(f"{'ok' if cond else 'not ok'} {self.i} {name}", flush=True)
 
 
 def traffic(t):

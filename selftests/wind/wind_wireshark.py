@@ -17,7 +17,6 @@ every malformed packet must carry expert info and every good one none.
 The process switches namespaces with setns(2).  KTAP output.
 """
 
-import ctypes
 import os
 import shutil
 import signal
@@ -27,10 +26,10 @@ import subprocess
 import sys
 import threading
 import time
+from windtest import Ktap, enter, run
 
 SOCK_WIND, IPPROTO_WIND = 7, 253
 MSG_WIND_SYNC = 0x800000
-CLONE_NEWNET = 0x40000000
 KSFT_SKIP = 4
 
 PID = os.getpid()
@@ -42,22 +41,8 @@ LUA = os.path.join(ROOT, "userspace/wireshark/wind.lua")
 OUTDIR = os.path.join(ROOT, "build/wireshark")
 PCAP = os.path.join(OUTDIR, f"wind-{PID}.pcap")
 
-libc = ctypes.CDLL(None, use_errno=True)
-ROOT_NS = os.open("/proc/self/ns/net", os.O_RDONLY)
 
 F_ACKREQ, F_ORDERED, F_SYNC, F_DSM, F_SYN = 1, 2, 4, 8, 16
-
-
-def run(*cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True)
-
-
-def enter(ns):
-    fd = ROOT_NS if ns is None else os.open(f"/run/netns/{ns}", os.O_RDONLY)
-    if libc.setns(fd, CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), "setns")
-    if fd != ROOT_NS:
-        os.close(fd)
 
 
 def in_ns(ns, fn, *args):
@@ -266,21 +251,6 @@ def traffic():
     a.close()
     b.close()
     return got == b"q" * 50
-
-
-class Ktap:
-    def __init__(self, n):
-        self.i = self.failed = 0
-        print("TAP version 13")
-        print(f"1..{n}", flush=True)
-
-    def check(self, name, cond, diag=""):
-        self.i += 1
-        if not cond:
-            self.failed += 1
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print(f"{'ok' if cond else 'not ok'} {self.i} {name}", flush=True)
 
 
 def decode():

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Helpers shared by the Python selftests (not a test: the runner runs
+wind_*.py only): commands, entering a network namespace with setns(2)
+(Python 3.11 has no os.setns()), Wind sockets inside one, KTAP output."""
+import ctypes
+import os
+import socket
+import subprocess
+
+SOCK_WIND, IPPROTO_WIND, SOL_WIND = 7, 253, 253
+CLONE_NEWNET = 0x40000000
+
+libc = ctypes.CDLL(None, use_errno=True)
+ROOT_NS = os.open("/proc/self/ns/net", os.O_RDONLY)
+
+
+def run(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+
+def enter(ns):
+    """Move this thread into namespace ns (None: back to the first)."""
+    fd = ROOT_NS if ns is None else os.open(f"/run/netns/{ns}", os.O_RDONLY)
+    if libc.setns(fd, CLONE_NEWNET) != 0:
+        raise OSError(ctypes.get_errno(), "setns")
+    if fd != ROOT_NS:
+        os.close(fd)
+
+
+def wind_socket(ns, port=0):
+    """A Wind socket made in ns, bound to port, with a 60 s timeout."""
+    enter(ns)
+    try:
+        s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+        s.bind(("0.0.0.0", port))
+        s.settimeout(60)
+        return s
+    finally:
+        enter(None)
+
+
+class Ktap:
+    def __init__(self, n):
+        self.i = self.failed = 0
+        print("TAP version 13")
+        print(f"1..{n}", flush=True)
+
+    def check(self, name, cond, diag=""):
+        self.i += 1
+        if not cond:
+            self.failed += 1
+            for line in str(diag).splitlines():
+                print("# " + line)
+        print(f"{'ok' if cond else 'not ok'} {self.i} {name}", flush=True)
