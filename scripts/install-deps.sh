@@ -37,6 +37,8 @@ PKGS=(
 	# userspace/fabric (libwind-fi.so) and its tests: libfabric, fi_info,
 	# fi_pingpong, Open MPI over libfabric, mpi4py
 	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
+	# selftests/wind/wind_encap.py: a router that drops IP protocol 253
+	nftables
 )
 
 check_only=0

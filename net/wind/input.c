@@ -35,12 +35,6 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	enum wind_wire_verdict v;
 	unsigned int hlen;
 
-	/* Wind sets DF and never sends IP fragments, but whoever did, IP
-	 * reassembled them into a frag_list: delivery chains a message's
-	 * packets through frag_list and wants each packet without one.
-	 */
-	if (skb_has_frag_list(skb) && !skb_is_gso(skb) && skb_linearize(skb))
-		return WIND_MIB_IN_ERR_RCVBUF;
 	if (!pskb_may_pull(skb, WIND_HLEN))
 		return WIND_MIB_IN_ERR_SHORT;
 	/* IP trimmed the packet to its payload: len must say the same */
@@ -147,6 +141,23 @@ int wind_rcv(struct sk_buff *skb)
 	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb))
 		return rcv_segments(net, skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
+	/* Wind sets DF, but a packet built before the path MTU dropped
+	 * goes fragmented (output.c), and IP reassembled it into a
+	 * frag_list: delivery chains a message's packets through frag_list
+	 * and wants each without one, and charged as one packet, not as
+	 * its fragments (a message held for its last packet could fill
+	 * the receive buffer for good).
+	 */
+	if (unlikely(skb_has_frag_list(skb) && !skb_is_gso(skb))) {
+		struct sk_buff *copy = skb_copy(skb, GFP_ATOMIC);
+
+		consume_skb(skb);
+		if (!copy) {
+			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+			return 0;
+		}
+		skb = copy;
+	}
 	if (skb->pkt_type != PACKET_HOST)
 		goto drop;
 	bad = validate(skb);
@@ -382,22 +393,34 @@ static void challenge_rcv(struct sock *sk, struct wind_peer *peer,
 	wind_rtx_now(peer);
 }
 
-/* Does the packet an ICMP error quotes (skb->data: its IP header) come
- * from @peer's association, and is it still in flight?  Our tag towards
- * the peer is a secret an off-path host never sees (wind.rst, "Tags").
- * A quote too short to hold the Wind header cannot tell.
+/* The Wind header of the packet an ICMP error quotes (skb->data: its IP
+ * header), past the UDP header if it went inside UDP, with @len bytes of
+ * it linear; NULL if the quote is shorter.
  */
-static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
+static const struct windhdr *quoted_hdr(struct sk_buff *skb, unsigned int len)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
 	unsigned int off = iph->ihl << 2;
-	const struct windhdr *wh;
+
+	if (iph->protocol == IPPROTO_UDP)
+		off += sizeof(struct udphdr);
+	if (!pskb_may_pull(skb, off + len))
+		return NULL;
+	return (const struct windhdr *)(skb->data + off);
+}
+
+/* Does the packet an ICMP error quotes come from @peer's association,
+ * and is it still in flight?  Our tag towards the peer is a secret an
+ * off-path host never sees (wind.rst, "Tags").  A quote too short to
+ * hold the Wind header cannot tell.
+ */
+static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
+{
+	const struct windhdr *wh = quoted_hdr(skb, WIND_HLEN);
 	u32 seq;
 
-	if (!pskb_may_pull(skb, off + WIND_HLEN))
+	if (!wh)
 		return false;
-	iph = (const struct iphdr *)skb->data;
-	wh = (const struct windhdr *)(skb->data + off);
 	if (ntohl(wh->src_tag) != peer->local_tag)
 		return false;
 	if ((wh->version_type & 0xf) != WIND_PKT_DATA)
@@ -412,20 +435,20 @@ static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
  */
 static void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	const struct iphdr *iph = (const struct iphdr *)skb->data;
-	const struct windhdr *wh = (const void *)(skb->data + (iph->ihl << 2));
 	const int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	const struct windhdr *wh = quoted_hdr(skb, 2 * sizeof(__be16));
 	struct wind_peer *peer;
 
-	peer = wind_peer_lookup(sk, iph->daddr, wh->dest);
+	if (!wh)
+		return;
+	peer = wind_peer_lookup(sk, ((const struct iphdr *)skb->data)->daddr,
+				wh->dest);
 	if (!peer || type != ICMP_DEST_UNREACH)
 		return;
 	if (code == ICMP_FRAG_NEEDED) {
-		/* The route's MTU is the kernel's, shared with every socket,
-		 * and updated as for UDP; a quote that is not ours does not
-		 * make us rebuild anything.
+		/* the route's MTU was updated by wind_err(); a quote that is
+		 * not ours does not make us rebuild anything
 		 */
-		ipv4_sk_update_pmtu(skb, sk, ntohs(icmp_hdr(skb)->un.frag.mtu));
 		if (!icmp_quote_ok(skb, peer))
 			return;
 		dst_release(peer->dst);
@@ -483,6 +506,11 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	if (!ws->flushing)
 		peer->retries = 0;
 	oldest_rcv(peer, ntohl(wh->oldest), wh->flags);
+	if (unlikely(wind_skb_udp(skb) && !peer->rx_udp)) {
+		/* answered inside UDP from now on */
+		peer->rx_udp = 1;
+		wind_peer_set_form(peer);
+	}
 
 	if (type == WIND_PKT_ACK) {
 		const struct wind_ackhdr *ah = (void *)(wh + 1);
@@ -507,6 +535,7 @@ EXPORT_SYMBOL_IF_KUNIT(wind_backlog_rcv);
 /**
  * wind_err() - an ICMP error about a packet we sent
  * @skb: the ICMP payload: our IP header and at least 8 bytes of ours
+ *	 (from IP for raw packets, from udp.c for those inside UDP)
  * @info: the ICMP info (the MTU for "fragmentation needed")
  *
  * Port or protocol unreachable fails the peer with ECONNREFUSED, and a
@@ -519,18 +548,27 @@ EXPORT_SYMBOL_IF_KUNIT(wind_backlog_rcv);
  */
 int wind_err(struct sk_buff *skb, u32 info)
 {
-	const struct iphdr *iph = (const struct iphdr *)skb->data;
-	const struct windhdr *wh;
+	const struct windhdr *wh = quoted_hdr(skb, 2 * sizeof(__be16));
 	struct net *net = dev_net(skb->dev);
 	struct sk_buff *clone;
 	struct sock *sk;
 
-	wh = (const struct windhdr *)(skb->data + (iph->ihl << 2));
+	if (!wh)
+		return -ENOENT;
 	rcu_read_lock();
-	sk = wind_port_lookup(net, iph->saddr, wh->source);
+	sk = wind_port_lookup(net, ((const struct iphdr *)skb->data)->saddr,
+			      wh->source);
 	rcu_read_unlock();
 	if (!sk)
 		return -ENOENT;
+
+	/* The route's MTU is the kernel's, shared with every socket, and
+	 * updated as for UDP, before the socket is locked: the update
+	 * takes the socket's spinlock itself.
+	 */
+	if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
+	    icmp_hdr(skb)->code == ICMP_FRAG_NEEDED)
+		ipv4_sk_update_pmtu(skb, sk, ntohs(icmp_hdr(skb)->un.frag.mtu));
 
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {

@@ -100,6 +100,8 @@ static struct wind_params wind_default_params = {
 	.delack_ms	= 4,
 	.peer_idle_s	= 300,
 	.unverified_max	= 1024,
+	.encap		= WIND_ENCAP_RAW,
+	.udp_port	= WIND_UDP_PORT,
 };
 
 static int one = 1;
@@ -109,6 +111,30 @@ static int window_limit = WIND_RT_BITS;
 static int delack_limit = 1000;
 static int idle_limit = 86400;
 static int unverified_limit = 65536;
+static int port_limit = 65535;
+
+/* net.wind.udp_port: bind the namespace's tunnel socket to the new port
+ * before taking it (udp.c); a port in use is refused with EADDRINUSE.
+ */
+#ifdef WIND_HAVE_CONST_CTL_TABLE
+static int udp_port_sysctl(const struct ctl_table *table, int write,
+			   void *buffer, size_t *lenp, loff_t *ppos)
+#else
+static int udp_port_sysctl(struct ctl_table *table, int write,
+			   void *buffer, size_t *lenp, loff_t *ppos)
+#endif
+{
+	struct wind_net *wn = container_of(table->data, struct wind_net,
+					   params.udp_port);
+	struct ctl_table tmp = *table;
+	int port = READ_ONCE(wn->params.udp_port), err;
+
+	tmp.data = &port;
+	err = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	return wind_udp_set_port(read_pnet(&wn->net), port);
+}
 
 #define WIND_SYSCTL(name, lo, hi) {				\
 	.procname	= #name,				\
@@ -128,6 +154,16 @@ static struct ctl_table wind_sysctl_template[] = {
 	WIND_SYSCTL(delack_ms, &one, &delack_limit),
 	WIND_SYSCTL(peer_idle_s, &one, &idle_limit),
 	WIND_SYSCTL(unverified_max, SYSCTL_ZERO, &unverified_limit),
+	WIND_SYSCTL(encap, SYSCTL_ZERO, SYSCTL_ONE),
+	{
+		.procname	= "udp_port",
+		.data		= &wind_default_params.udp_port,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= udp_port_sysctl,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &port_limit,
+	},
 	{ }
 };
 
@@ -167,6 +203,7 @@ static int __net_init wind_net_init(struct net *net)
 	int err;
 
 	wn->params = wind_default_params;
+	write_pnet(&wn->net, net);
 	err = wind_port_init(wn);
 	if (err)
 		return err;
@@ -183,7 +220,7 @@ static int __net_init wind_net_init(struct net *net)
 	if (!proc_create_net_single("wind", 0444, net->proc_net,
 				    wind_sockets_show, NULL))
 		goto err_sockets;
-	return 0;
+	return wind_udp_net_init(net);
 
 err_sockets:
 	remove_proc_entry("wind_stat", net->proc_net);
@@ -198,6 +235,7 @@ static void __net_exit wind_net_exit(struct net *net)
 {
 	struct wind_net *wn = wind_net(net);
 
+	wind_udp_net_exit(net);
 	remove_proc_entry("wind", net->proc_net);
 	remove_proc_entry("wind_stat", net->proc_net);
 	wind_sysctl_exit(wn);

@@ -14,12 +14,14 @@
 #include <net/ip.h>
 #include <net/route.h>
 #include <net/sock.h>
+#include <net/udp.h>
 
 #include "compat.h"
 #include "protocol.h"
 #include "trace.h"
 
-#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + WIND_MAX_HLEN)
+#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + \
+			 sizeof(struct udphdr) + WIND_MAX_HLEN)
 /* What a device must do to carry a Wind GSO skb whole (offload.c) */
 #define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)
 
@@ -154,18 +156,27 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 			wh->check = CSUM_MANGLED_0;
 		skb->ip_summed = CHECKSUM_NONE;
 	}
-	skb_dst_set(skb, dst_clone(peer->dst));
 	/* packets built before the path MTU shrank may be fragmented (a
 	 * GSO skb is built only of packets that fit)
 	 */
 	if (!skb_is_gso(skb) &&
-	    skb->len + sizeof(struct iphdr) > dst_mtu(peer->dst))
+	    skb->len + sizeof(struct iphdr) +
+	    (peer->udp ? sizeof(struct udphdr) : 0) > dst_mtu(peer->dst))
 		skb->ignore_df = 1;
 	peer->last_active = jiffies;
 	peer->tx_packets += npkts;
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
 	set_owner(skb, sk);
 	trace_wind_packet_send(peer->saddr, peer->daddr, skb);
+	if (peer->udp) {
+		dst_clone(peer->dst);
+		wind_udp_xmit(sk, skb,
+			      container_of(peer->dst, struct rtable, dst),
+			      peer->saddr, peer->daddr, peer->udp_sport,
+			      inet_sk(sk)->tos);
+		return;
+	}
+	skb_dst_set(skb, dst_clone(peer->dst));
 	ip_build_and_send_pkt(skb, sk, peer->saddr, peer->daddr, NULL,
 			      inet_sk(sk)->tos);
 }
@@ -241,7 +252,9 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 	unsigned int size = min_t(unsigned int, READ_ONCE(dev->gso_max_size),
 				  IP_MAX_MTU + 1);
 
-	if ((dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES ||
+	/* inside UDP, one packet per skb (wind.rst, "UDP encapsulation") */
+	if (peer->udp ||
+	    (dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES ||
 	    sizeof(struct iphdr) + WIND_DATA_HLEN + peer->mss >
 	    dst_mtu(peer->dst))
 		return 0;
@@ -416,11 +429,25 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	struct flowi4 fl4;
 	struct rtable *rt;
 
+	bool udp = wind_skb_udp(in_skb);
+	__be16 sport = 0;
+
 	if (type == WIND_PKT_RESET && !__ratelimit(&wind_sk(sk)->reset_rs))
 		return;
-	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
-				   iph->daddr, in->source, in->dest,
-				   IPPROTO_WIND, 0, sk->sk_bound_dev_if);
+	/* in the form the packet came in */
+	if (udp) {
+		sport = wind_udp_sport(sock_net(sk));
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
+					   iph->daddr,
+					   wind_net(sock_net(sk))->udp_dport,
+					   sport, IPPROTO_UDP, 0,
+					   sk->sk_bound_dev_if);
+	} else {
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
+					   iph->daddr, in->source, in->dest,
+					   IPPROTO_WIND, 0,
+					   sk->sk_bound_dev_if);
+	}
 	if (IS_ERR(rt))
 		return;
 	skb = alloc_skb(WIND_HEADROOM + WIND_HLEN, GFP_ATOMIC);
@@ -443,12 +470,16 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 				      IPPROTO_WIND, csum_partial(wh, WIND_HLEN, 0));
 	if (!wh->check)
 		wh->check = CSUM_MANGLED_0;
-	skb_dst_set(skb, &rt->dst);
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
 	if (type == WIND_PKT_CHALLENGE)
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
 	set_owner(skb, sk);
 	trace_wind_packet_send(fl4.saddr, iph->saddr, skb);
+	if (udp) {
+		wind_udp_xmit(sk, skb, rt, fl4.saddr, iph->saddr, sport, 0);
+		return;
+	}
+	skb_dst_set(skb, &rt->dst);
 	ip_build_and_send_pkt(skb, sk, fl4.saddr, iph->saddr, NULL, 0);
 }
 

@@ -8,6 +8,7 @@
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/udp.h>
 #include <net/ip.h>
 #include <net/route.h>
 #include <net/sock.h>
@@ -97,14 +98,27 @@ int wind_peer_route(struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
 	struct inet_sock *inet = inet_sk(sk);
+	bool udp = wind_peer_wants_udp(peer);
 	struct flowi4 fl4;
 	struct rtable *rt;
 	u32 mtu;
 
-	rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
-				   peer->saddr ? peer->saddr : inet->inet_saddr,
-				   peer->dport, inet->inet_sport, IPPROTO_WIND,
-				   ip_sock_rt_tos(sk), sk->sk_bound_dev_if);
+	/* inside UDP, route (policy rules, multipath hash) by the UDP
+	 * ports the packets carry
+	 */
+	if (udp)
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
+					   peer->saddr ?: inet->inet_saddr,
+					   wind_net(sock_net(sk))->udp_dport,
+					   peer->udp_sport, IPPROTO_UDP,
+					   ip_sock_rt_tos(sk),
+					   sk->sk_bound_dev_if);
+	else
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
+					   peer->saddr ?: inet->inet_saddr,
+					   peer->dport, inet->inet_sport,
+					   IPPROTO_WIND, ip_sock_rt_tos(sk),
+					   sk->sk_bound_dev_if);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
 	if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
@@ -114,11 +128,30 @@ int wind_peer_route(struct wind_peer *peer)
 	dst_release(peer->dst);
 	peer->dst = &rt->dst;
 	peer->saddr = fl4.saddr;
+	peer->udp = udp;
 	mtu = dst_mtu(&rt->dst);
 	if (mtu < 576)
 		mtu = 576;
-	peer->mss = mtu - sizeof(struct iphdr) - WIND_DATA_HLEN;
+	peer->mss = mtu - sizeof(struct iphdr) - WIND_DATA_HLEN -
+		    (udp ? sizeof(struct udphdr) : 0);
 	return 0;
+}
+
+/**
+ * wind_peer_set_form() - follow a change of the form a peer's packets take
+ * @peer: the peer, its socket locked, after its rx_udp or its socket's
+ *	  WIND_ENCAP changed
+ *
+ * Routes it again (the UDP header costs 8 bytes of each packet) when the
+ * form changed: the packets follow peer->udp, set with the route.  Those
+ * built for the larger size before go out fragmented, as after a path
+ * MTU drop.
+ */
+void wind_peer_set_form(struct wind_peer *peer)
+{
+	/* on a routing error the old form, route and size stay */
+	if (peer->udp != wind_peer_wants_udp(peer))
+		wind_peer_route(peer);
 }
 
 /**
@@ -154,6 +187,7 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	peer->dport = dport;
 	peer->saddr = saddr;
 	peer->local_tag = wind_local_tag(sk, daddr, dport);
+	peer->udp_sport = wind_udp_sport(sock_net(sk));
 	err = wind_peer_route(peer);
 	if (err) {
 		kfree(peer);

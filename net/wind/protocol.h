@@ -21,6 +21,8 @@
 #define _WIND_PROTOCOL_H
 
 #include <linux/types.h>
+#include <linux/ip.h>
+#include <linux/mutex.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/percpu.h>
@@ -35,6 +37,8 @@
 
 #include "seq.h"
 #include "wire.h"
+
+struct rtable;
 
 /* A pure ACK at least every this many data packets (else delack_ms) */
 #define WIND_ACK_EVERY		16
@@ -111,6 +115,8 @@ struct wind_params {
 	int delack_ms;
 	int peer_idle_s;
 	int unverified_max;
+	int encap;			/* WIND_ENCAP of new sockets */
+	int udp_port;			/* where we receive Wind in UDP */
 };
 
 struct wind_net {
@@ -119,6 +125,10 @@ struct wind_net {
 	struct wind_mib __percpu *mib;
 	struct wind_params params;
 	struct ctl_table_header *sysctl;
+	possible_net_t net;
+	struct mutex udp_lock;		/* serializes udp_sock changes */
+	struct socket __rcu *udp_sock;	/* receives Wind in UDP (udp.c) */
+	__be16 udp_dport;		/* udp_port, as sent */
 };
 
 extern unsigned int wind_net_id;
@@ -168,6 +178,8 @@ struct wind_peer {
 	u8 starved:1;			/* we advertised it a small window */
 	u8 tag_ok:1;			/* remote_tag came with our local_tag */
 	u8 unverified:1;		/* counted in wind_sock.unverified */
+	u8 udp:1;			/* dst and mss are for UDP (udp.c) */
+	u8 rx_udp:1;			/* it reached us inside UDP */
 	u32 local_tag;			/* our tag towards the peer, never 0 */
 	u32 remote_tag;			/* the peer's tag towards us, 0 unknown */
 	u32 mss;			/* payload bytes per data packet */
@@ -213,6 +225,9 @@ struct wind_peer {
 	/* receive side */
 	struct wind_rtable *rt;		/* allocated on the first data packet */
 	u32 rcv_nxt;			/* every seq before this has arrived */
+	__be16 udp_sport;		/* send side: our UDP source port
+					 * towards it (here, in a hole)
+					 */
 	struct sk_buff_head rq;		/* arrived, not yet delivered, by seq */
 	struct timer_list delack_timer;
 	struct wind_refusal refused[WIND_MAX_NAKS];
@@ -245,6 +260,7 @@ struct wind_sock {
 					 */
 	struct ratelimit_state reset_rs;	/* RESETs sent */
 	u8 msgtype;			/* enum wind_msgtype */
+	u8 encap;			/* WIND_ENCAP_* */
 	u8 recverr:1;
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
@@ -374,6 +390,28 @@ int wind_region_del(struct sock *sk, u32 id);
 void wind_regions_destroy(struct sock *sk);
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		     u32 *written, struct sk_buff **hdr);
+
+/* udp.c */
+int wind_udp_net_init(struct net *net);
+void wind_udp_net_exit(struct net *net);
+int wind_udp_set_port(struct net *net, int port);
+__be16 wind_udp_sport(struct net *net);
+void wind_peer_set_form(struct wind_peer *peer);
+void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
+		   __be32 saddr, __be32 daddr, __be16 sport, u8 tos);
+
+/* Does @peer get its packets inside UDP?  Its socket locked. */
+static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
+{
+	return peer->rx_udp ||
+	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
+}
+
+/* Did @skb (its IP header at ip_hdr()) reach us inside UDP? */
+static inline bool wind_skb_udp(const struct sk_buff *skb)
+{
+	return ip_hdr(skb)->protocol == IPPROTO_UDP;
+}
 
 /* offload.c */
 int wind_offload_init(void);

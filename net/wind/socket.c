@@ -27,6 +27,7 @@ static int wind_init_sock(struct sock *sk)
 	/* RESETs held back are not logged: it is never exited */
 	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);
 	ws->msgtype = WIND_ASYNC_ORDERED;
+	ws->encap = WIND_PARAM(sk, encap);
 	INIT_HLIST_NODE(&ws->port_node);
 	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
 		INIT_HLIST_HEAD(&ws->peers[i]);
@@ -140,6 +141,7 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 	switch (optname) {
 	case WIND_MSGTYPE:
 	case WIND_RECVERR:
+	case WIND_ENCAP:
 		if (optlen < sizeof(int))
 			return -EINVAL;
 		if (copy_from_sockptr(&val, optval, sizeof(val)))
@@ -181,6 +183,21 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 		if (!val)
 			skb_queue_purge(&sk->sk_error_queue);
 		break;
+	case WIND_ENCAP: {
+		struct wind_peer *peer;
+		int i;
+
+		if (val != WIND_ENCAP_RAW && val != WIND_ENCAP_UDP) {
+			release_sock(sk);
+			return -EINVAL;
+		}
+		WRITE_ONCE(ws->encap, val);
+		/* peers that reached us inside UDP stay there */
+		for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+			hlist_for_each_entry(peer, &ws->peers[i], hnode)
+				wind_peer_set_form(peer);
+		break;
+	}
 	}
 	release_sock(sk);
 	return 0;
@@ -204,6 +221,9 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 		break;
 	case WIND_RECVERR:
 		val = ws->recverr;
+		break;
+	case WIND_ENCAP:
+		val = READ_ONCE(ws->encap);
 		break;
 	case WIND_PEER_INFO:
 		return wind_peer_info_get(sk, optval, optlen, len);

@@ -36,6 +36,19 @@ enum wind_msgtype {
 #define WIND_REGION_DEL		4	/* __u32 region id */
 /* getsockopt(fd, SOL_WIND, ...) only */
 #define WIND_PEER_INFO		5	/* struct wind_peer_info, in/out */
+/* setsockopt and getsockopt */
+#define WIND_ENCAP		6	/* int: WIND_ENCAP_RAW or _UDP */
+
+/* What a socket sends: raw IP protocol 253, or each packet inside a UDP
+ * datagram to the receiver's net.wind.udp_port.  Both are received
+ * always; a peer that reached us inside UDP is answered inside UDP.
+ */
+#define WIND_ENCAP_RAW		0
+#define WIND_ENCAP_UDP		1
+/* net.wind.udp_port's default: protocol 253 in its last digits, below
+ * the ephemeral port range the source ports are drawn from
+ */
+#define WIND_UDP_PORT		9253
 
 /* cmsg_type at level SOL_WIND */
 #define WIND_CMSG_DSM		1	/* struct wind_dsm */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP encapsulation: a Wind packet inside a UDP datagram, for networks
+ * that pass only TCP, UDP and ICMP, and for NICs and switches that
+ * spread flows by UDP ports.  The packet inside is byte for byte the raw
+ * one (its checksum too, over the same pseudo-header with protocol 253);
+ * the UDP header in front of it carries a per-peer source port and the
+ * receiver's net.wind.udp_port as destination, and a zero checksum on
+ * IPv4, as SCTP over UDP (RFC 6951) and VXLAN do: Wind's own checksum
+ * covers the packet.
+ *
+ * Each network namespace has a kernel UDP socket bound to udp_port with
+ * the UDP tunnel API; what it receives goes back to IP as protocol 253
+ * (the way fou does), so wind_rcv() takes both forms through one path
+ * and tells them apart by the outer IP header's protocol.  ICMP errors
+ * about what we sent inside UDP reach wind_err() through UDP's error
+ * handler and this socket.
+ */
+#include <linux/icmp.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "compat.h"
+#include "protocol.h"
+
+/* encap_rcv: strip the UDP header and hand the packet to IP again, as
+ * protocol 253.
+ */
+static int udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
+{
+	struct udphdr *uh = udp_hdr(skb);
+
+	/* Wind never sends a GSO skb inside UDP, and GRO does not build
+	 * one here (no gro_receive): drop what is not one packet
+	 */
+	if (unlikely(skb_is_gso(skb))) {
+		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_PACKETS);
+		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_ERR_HEADER);
+		kfree_skb(skb);
+		return 0;
+	}
+	/* A UDP checksum, when there is one, was verified and covers the
+	 * packet; without one, Wind's own is checked (wind_rcv())
+	 */
+	if (!uh->check)
+		skb->csum_valid = 0;
+	__skb_pull(skb, sizeof(*uh));
+	skb_postpull_rcsum(skb, uh, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	return -IPPROTO_WIND;
+}
+
+/* An ICMP error quoting a datagram to our udp_port: wind_err() decides
+ * whether it is about one of ours.
+ */
+static int udp_encap_err_lookup(struct sock *usk, struct sk_buff *skb)
+{
+	return 0;
+}
+
+#ifdef WIND_HAVE_ENCAP_ERR_RCV_INFO
+static void udp_encap_err_rcv(struct sock *usk, struct sk_buff *skb, int err,
+			      __be16 port, u32 info, u8 *payload)
+#else
+static void udp_encap_err_rcv(struct sock *usk, struct sk_buff *skb,
+			      unsigned int udp_offset)
+#endif
+{
+	u32 mtu = 0;
+
+	if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
+	    icmp_hdr(skb)->code == ICMP_FRAG_NEEDED)
+		mtu = ntohs(icmp_hdr(skb)->un.frag.mtu);
+	wind_err(skb, mtu);
+}
+
+static struct socket *udp_open(struct net *net, int port)
+{
+	struct udp_port_cfg cfg = {
+		.family		= AF_INET,
+		.local_ip.s_addr = htonl(INADDR_ANY),
+		.local_udp_port	= htons(port),
+	};
+	struct udp_tunnel_sock_cfg tcfg = {
+		.encap_type	= 1,
+		.encap_rcv	= udp_encap_rcv,
+		.encap_err_lookup = udp_encap_err_lookup,
+		.encap_err_rcv	= udp_encap_err_rcv,
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	return sock;
+}
+
+/**
+ * wind_udp_set_port() - receive Wind in UDP on another port
+ * @net: the network namespace
+ * @port: the UDP port, 1..65535
+ *
+ * Binds a new tunnel socket first: on failure (the port is taken) the
+ * namespace keeps receiving on the old port.
+ *
+ * Return: 0 or a negative errno (-EADDRINUSE).
+ */
+int wind_udp_set_port(struct net *net, int port)
+{
+	struct wind_net *wn = wind_net(net);
+	struct socket *sock, *old;
+
+	mutex_lock(&wn->udp_lock);
+	old = rcu_dereference_protected(wn->udp_sock,
+					lockdep_is_held(&wn->udp_lock));
+	if (old && ntohs(wn->udp_dport) == port) {
+		mutex_unlock(&wn->udp_lock);
+		return 0;
+	}
+	if (old) {
+		/* the port may be the one we hold ourselves */
+		rcu_assign_pointer(wn->udp_sock, NULL);
+		udp_tunnel_sock_release(old);
+	}
+	sock = udp_open(net, port);
+	if (IS_ERR(sock)) {
+		int err = PTR_ERR(sock);
+
+		/* back to the old port, if it is still ours to take */
+		sock = old ? udp_open(net, ntohs(wn->udp_dport)) : NULL;
+		rcu_assign_pointer(wn->udp_sock, IS_ERR(sock) ? NULL : sock);
+		mutex_unlock(&wn->udp_lock);
+		return err;
+	}
+	rcu_assign_pointer(wn->udp_sock, sock);
+	WRITE_ONCE(wn->udp_dport, htons(port));
+	WRITE_ONCE(wn->params.udp_port, port);
+	mutex_unlock(&wn->udp_lock);
+	return 0;
+}
+
+/**
+ * wind_udp_net_init() - open a namespace's UDP tunnel socket
+ * @net: the new namespace
+ *
+ * A port already taken (only possible in the namespace the module is
+ * loaded in) is not fatal: Wind then receives raw packets only, says so
+ * in the kernel log, and a write to net.wind.udp_port tries again.
+ *
+ * Return: 0.
+ */
+int wind_udp_net_init(struct net *net)
+{
+	struct wind_net *wn = wind_net(net);
+	int port = wn->params.udp_port, err;
+
+	mutex_init(&wn->udp_lock);
+	wn->udp_dport = htons(port);
+	err = wind_udp_set_port(net, port);
+	if (err)
+		pr_warn("wind: UDP port %d: error %d; receiving raw Wind only until net.wind.udp_port is set\n",
+			port, err);
+	return 0;
+}
+
+/**
+ * wind_udp_net_exit() - close a namespace's UDP tunnel socket
+ * @net: the namespace going away
+ */
+void wind_udp_net_exit(struct net *net)
+{
+	struct wind_net *wn = wind_net(net);
+	struct socket *sock;
+
+	mutex_lock(&wn->udp_lock);
+	sock = rcu_dereference_protected(wn->udp_sock,
+					 lockdep_is_held(&wn->udp_lock));
+	rcu_assign_pointer(wn->udp_sock, NULL);
+	mutex_unlock(&wn->udp_lock);
+	if (sock)
+		udp_tunnel_sock_release(sock);
+}
+
+/**
+ * wind_udp_sport() - a UDP source port for a new peer
+ * @net: the socket's namespace
+ *
+ * Random in the namespace's local port range, fixed for the peer's
+ * life: peers spread over receive queues (RSS) and paths (ECMP), a
+ * peer's packets stay on one of each and in order.
+ *
+ * Return: the port, in network byte order.
+ */
+__be16 wind_udp_sport(struct net *net)
+{
+	int lo, hi;
+
+	inet_get_local_port_range(net, &lo, &hi);
+	if (hi <= lo)
+		return htons(lo);
+	return htons(lo + get_random_u32_below(hi - lo + 1));
+}
+
+/**
+ * wind_udp_xmit() - send a Wind packet inside UDP
+ * @sk: the Wind socket, the packet's owner
+ * @skb: the packet, Wind header at skb->data, checksummed (or partial)
+ * @rt: the route, its reference passed on
+ * @saddr: our address
+ * @daddr: the receiver's
+ * @sport: our UDP source port towards it
+ * @tos: IP type of service
+ *
+ * The packet goes with DF set unless it was built for a larger path MTU
+ * than the route's now (skb->ignore_df), as raw packets do.
+ */
+void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
+		   __be32 saddr, __be32 daddr, __be16 sport, u8 tos)
+{
+	struct wind_net *wn = wind_net(sock_net(sk));
+	int ttl = READ_ONCE(inet_sk(sk)->uc_ttl);
+	__be16 df = skb->ignore_df ? 0 : htons(IP_DF);
+
+	if (ttl < 0)
+		ttl = ip4_dst_hoplimit(&rt->dst);
+	skb->mark = READ_ONCE(sk->sk_mark);
+	skb->priority = READ_ONCE(sk->sk_priority);
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, tos, ttl, df, sport,
+			    READ_ONCE(wn->udp_dport), false, true);
+}
