@@ -4,10 +4,13 @@
  * that pass only TCP, UDP and ICMP, and for NICs and switches that
  * spread flows by UDP ports.  The packet inside is byte for byte the raw
  * one (its checksum too, over the same pseudo-header with protocol 253);
- * the UDP header in front of it carries a per-peer source port and the
- * receiver's net.wind.udp_port as destination, and a zero checksum on
- * IPv4, as SCTP over UDP (RFC 6951) and VXLAN do: Wind's own checksum
- * covers the packet.
+ * the UDP header in front of it carries a per-peer source port, the
+ * receiver's net.wind.udp_port as destination, and a UDP checksum,
+ * derived from Wind's own without another pass over the data (local
+ * checksum offload, udp_set_csum()): UDP drops a corrupted datagram
+ * before its port lookup could answer it with a port unreachable that
+ * would fail the peer.  A zero UDP checksum (another implementation's
+ * choice on IPv4) makes Wind's own be checked.
  *
  * Each network namespace has a kernel UDP socket bound to udp_port with
  * the UDP tunnel API; what it receives goes back to IP as protocol 253
@@ -231,5 +234,5 @@ void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 	skb->mark = READ_ONCE(sk->sk_mark);
 	skb->priority = READ_ONCE(sk->sk_priority);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, tos, ttl, df, sport,
-			    READ_ONCE(wn->udp_dport), false, true);
+			    READ_ONCE(wn->udp_dport), false, false);
 }
