@@ -17,8 +17,27 @@
 
 #define WIND_MAX_NODES		8
 #define WIND_MTU		1500
-/* IPv4 header + windhdr + wind_datahdr */
-#define WIND_MAX_SINGLE		(WIND_MTU - 20 - 32 - 8)
+/* The payload of one raw packet: MTU - IPv4 header - windhdr - wind_datahdr */
+#define WIND_MAX_SINGLE_RAW	(WIND_MTU - 20 - 32 - 8)
+/* The payload of one packet in the form this run sends (wind_test_encap()) */
+#define WIND_MAX_SINGLE		wind_max_single()
+
+/*
+ * The test matrix.  A test program that uses wind_topo_setup() runs in
+ * the form its name asks for: as itself, raw IP protocol 253; invoked as
+ * NAME-udp (a link the selftests' Makefile makes), or with
+ * WIND_TEST_ENCAP=udp in the environment, every node's net.wind.encap is
+ * 1, so every socket sends inside UDP, and an nftables rule in every node
+ * drops any IP protocol 253 packet it would send raw, so that nothing
+ * passes that did not go through UDP.
+ */
+int wind_test_encap(void);		/* WIND_ENCAP_RAW or WIND_ENCAP_UDP */
+size_t wind_max_single(void);
+/*
+ * Raw Wind packets the matrix's nftables rule dropped on node i's way out
+ * (0 when the run is raw), or -1 when it cannot be read.
+ */
+long wind_raw_dropped(int i);
 
 /*
  * Build nodes wind0..wind<n-1> (1 <= n <= WIND_MAX_NODES) in fresh network

@@ -121,8 +121,8 @@ static const char *fmt_addr(const struct sockaddr_in *sa)
 
 TEST_F(dgram, sizes_byte_exact)
 {
-	static const size_t sizes[] = { 0, 1, 100, 1000, WIND_MAX_SINGLE - 1,
-					WIND_MAX_SINGLE };
+	const size_t sizes[] = { 0, 1, 100, 1000, WIND_MAX_SINGLE - 1,
+				 WIND_MAX_SINGLE };
 	static uint8_t out[2048], in[2048];
 	struct sockaddr_in from;
 	unsigned int i;
@@ -154,10 +154,9 @@ TEST_F(dgram, sizes_byte_exact)
 /* Messages of several fragments, reassembled into one recv */
 TEST_F_TIMEOUT(dgram, multi_fragment, 120)
 {
-	static const size_t sizes[] = { WIND_MAX_SINGLE + 1,
-					2 * WIND_MAX_SINGLE,
-					2 * WIND_MAX_SINGLE + 1, 9000, 65536,
-					1 << 20 };
+	const size_t sizes[] = { WIND_MAX_SINGLE + 1, 2 * WIND_MAX_SINGLE,
+				 2 * WIND_MAX_SINGLE + 1, 9000, 65536,
+				 1 << 20 };
 	int big = 8 << 20;
 	struct sockaddr_in from;
 	unsigned int i;

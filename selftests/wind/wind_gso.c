@@ -387,7 +387,7 @@ static void run_counted(struct __test_metadata *_metadata,
  * packets, one super-packet and a bit, several super-packets.
  */
 static const size_t mixed_sizes[] = {
-	1, WIND_MAX_SINGLE, WIND_MAX_SINGLE + 1, 8192, 65536, 100000, MIB,
+	1, WIND_MAX_SINGLE_RAW, WIND_MAX_SINGLE_RAW + 1, 8192, 65536, 100000, MIB,
 };
 
 TEST_F(gso, native_veth)
@@ -420,7 +420,7 @@ TEST_F(gso, gso_off)
 }
 
 static const size_t lossy_sizes[] = {
-	65536, 8192, 1, 65536, WIND_MAX_SINGLE + 1, 8192, 100000,
+	65536, 8192, 1, 65536, WIND_MAX_SINGLE_RAW + 1, 8192, 100000,
 };
 
 TEST_F(gso, lossy_native)
@@ -439,7 +439,7 @@ TEST_F(gso, lossy_native)
 	EXPECT_GT(d.tx[OUT_RTX], 0);
 }
 
-static const size_t corrupt_sizes[] = { 65536, 8192, WIND_MAX_SINGLE + 1 };
+static const size_t corrupt_sizes[] = { 65536, 8192, WIND_MAX_SINGLE_RAW + 1 };
 
 TEST_F(gso, corrupt)
 {
@@ -684,7 +684,7 @@ FIXTURE_TEARDOWN(routed)
  * right (R computed it in software), its fragment fields fit the message
  * (every packet of one message names the same message start seq - frag,
  * fragment count and length; a fragment but the last carries exactly
- * WIND_MAX_SINGLE bytes), and every sighting of one seq (a retransmission)
+ * WIND_MAX_SINGLE_RAW bytes), and every sighting of one seq (a retransmission)
  * names the same fragment.
  */
 #define TAP_SLOTS	65536		/* > the packets of one run */
@@ -779,8 +779,8 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		return "fragment number";
 	if (wh->flags & WIND_F_DSM)
 		return NULL;		/* not sent here: no rule for its sizes */
-	if (payload != (frag + 1 < nfrags ? WIND_MAX_SINGLE :
-			msg_len - (size_t)(nfrags - 1) * WIND_MAX_SINGLE))
+	if (payload != (frag + 1 < nfrags ? WIND_MAX_SINGLE_RAW :
+			msg_len - (size_t)(nfrags - 1) * WIND_MAX_SINGLE_RAW))
 		return "payload length";
 	if (!tap_same(t->by_seq, seq, frag, 0))
 		return "one seq, two fragments";

@@ -24,12 +24,9 @@
 #include "lib.h"
 
 #define PORT		7100
+/* The largest message, and the buffers' size (raw packets are the larger) */
 #define MAX_MSG		(4 * WIND_MAX_SINGLE)
-
-static const size_t sizes[] = {
-	16, 17, 100, 999, WIND_MAX_SINGLE, WIND_MAX_SINGLE + 1,
-	2 * WIND_MAX_SINGLE, MAX_MSG,
-};
+#define MAX_BUF		(4 * WIND_MAX_SINGLE_RAW)
 
 /* Type of message i: mostly ordered, a third reliable, one in 16 sync. */
 static int msg_flags(unsigned int i)
@@ -43,6 +40,11 @@ static int msg_flags(unsigned int i)
 
 static size_t msg_size(unsigned int i)
 {
+	const size_t sizes[] = {
+		16, 17, 100, 999, WIND_MAX_SINGLE, WIND_MAX_SINGLE + 1,
+		2 * WIND_MAX_SINGLE, MAX_MSG,
+	};
+
 	return sizes[(i * 7 + i / 8) % (sizeof(sizes) / sizeof(sizes[0]))];
 }
 
@@ -56,7 +58,7 @@ struct sender {
 static void *send_all(void *arg)
 {
 	struct sender *s = arg;
-	static __thread char buf[MAX_MSG];
+	static __thread char buf[MAX_BUF];
 	unsigned int k;
 
 	for (k = 0; k < s->count; k++) {
@@ -83,7 +85,7 @@ static int receive_all(struct __test_metadata *_metadata, int fd,
 		       unsigned int per_sender)
 {
 	unsigned char *seen = calloc(total, 1);
-	static char buf[MAX_MSG + 1];
+	static char buf[MAX_BUF + 1];
 	unsigned int got = 0, bad = 0, i;
 	unsigned int *delivered = calloc(nsenders, sizeof(*delivered));
 
