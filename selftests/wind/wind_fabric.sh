@@ -149,7 +149,9 @@ pingpong() {
 		-I 20 -S "$size" -B "$port" > "$TMP/pp-s.log" 2>&1 &
 	sp=$!
 	pids+=($sp)
-	sleep 0.5
+	# the client connects once, to the server's out-of-band TCP port:
+	# wait until it listens (a fixed sleep loses on a loaded host)
+	poll 30 sh -c "ip netns exec $B ss -Hltn 'sport = :$port' | grep -q ."
 	ip netns exec "$A" timeout 120 fi_pingpong -p wind -e rdm -m "$mode" -c \
 		-I 20 -S "$size" -P "$port" "$ADDR_B" > "$TMP/pp-c.log" 2>&1
 	rc=$?
