@@ -72,7 +72,6 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		rq_unlink(peer, skb);
 		if (cb->seq - start != cb->frag || cb->nfrags != nfrags)
 			bad = true;
-		skb_orphan(skb);
 		__skb_queue_tail(&frags, skb);
 		count++;
 	}
@@ -89,7 +88,9 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		return;
 	}
 	tail = &skb_shinfo(head)->frag_list;
+	/* each packet's charge to the socket's memory goes to the head */
 	while ((skb = __skb_dequeue(&frags))) {
+		wind_rmem_take(head, skb);
 		*tail = skb;
 		tail = &skb->next;
 		head->len += skb->len;
@@ -128,12 +129,13 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
 			return;
 		}
+		/* its bytes were charged in the packets just freed */
 		head = hdr;
+		wind_rmem_set_owner(head, sk, true);
 	} else {
 		peer->rx_messages++;
 		trace_wind_deliver(peer, head, start);
 	}
-	skb_set_owner_r(head, sk);
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
 	skb_queue_tail(&sk->sk_receive_queue, head);
 	sk->sk_data_ready(sk);
@@ -202,6 +204,24 @@ static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 	return fits(sk, need);
 }
 
+/* One packet held behind a hole, @peer's or another peer's, freed to
+ * make room for in-order data when receive memory ran out.
+ */
+static bool drop_one_ooo(struct wind_peer *peer)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	struct wind_peer *other;
+	int i;
+
+	if (drop_ooo_tail(peer))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->ooo_pkts; i++)
+		hlist_for_each_entry(other, &ws->peers[i], hnode)
+			if (other != peer && drop_ooo_tail(other))
+				return true;
+	return false;
+}
+
 /**
  * wind_rq_prune() - drop a silent peer's out-of-order packets
  * @peer: the peer, its socket locked
@@ -265,7 +285,7 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	u8 flags = cb->flags;
 
 	if (!peer->rt) {
-		peer->rt = kmalloc(sizeof(*peer->rt), GFP_ATOMIC);
+		peer->rt = wind_sk_kmalloc(sk, sizeof(*peer->rt), GFP_ATOMIC);
 		if (!peer->rt)
 			goto drop;
 		wind_rt_init(peer->rt, peer->rcv_nxt);
@@ -294,7 +314,16 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		goto drop;	/* the ack's window says why */
 	}
 
-	skb_set_owner_r(skb, sk);
+	while (!wind_rmem_set_owner(skb, sk, false)) {
+		/* net.wind.mem or the memory cgroup refused it, and the
+		 * window is 0 now; in-order data goes before what waits
+		 * behind a hole, as in rcv_room()
+		 */
+		if (seq != peer->rcv_nxt || !drop_one_ooo(peer)) {
+			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+			goto drop;
+		}
+	}
 	wind_rt_mark(peer->rt, seq);
 	if (wind_seq_after(seq, peer->rcv_nxt)) {
 		cb->ooo = 1;

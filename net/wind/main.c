@@ -31,6 +31,10 @@ static int __init wind_init(void)
 	if (err)
 		return err;
 
+	err = wind_mem_init();
+	if (err)
+		goto err_mem;
+
 	err = wind_netns_init();
 	if (err)
 		goto err_netns;
@@ -65,6 +69,8 @@ err_offload:
 err_genl:
 	wind_netns_exit();
 err_netns:
+	wind_mem_exit();
+err_mem:
 	proto_unregister(&wind_prot);
 	return err;
 }
@@ -78,6 +84,7 @@ static void __exit wind_exit(void)
 	wind_offload_exit();
 	wind_genl_exit();
 	wind_netns_exit();
+	wind_mem_exit();
 	/* peers are freed by call_rcu(): let every callback finish */
 	rcu_barrier();
 	proto_unregister(&wind_prot);

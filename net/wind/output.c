@@ -57,6 +57,8 @@ u32 wind_free_window(const struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
 
+	if (READ_ONCE(wind_sk(sk)->rmem_short))
+		return 0;	/* net.wind.mem or the memory cgroup */
 	return min_t(u32, free > 0 ? free / pkt_truesize(peer) : 0,
 		     wind_full_window(peer));
 }
@@ -703,7 +705,9 @@ lookup:
 		unsigned int pre = i ? 0 : prefix;
 		struct wind_skb_cb *cb;
 
-		skb = alloc_skb(WIND_HEADROOM + size, sk->sk_allocation);
+		/* the write queue counts in the sender's memory cgroup */
+		skb = alloc_skb(WIND_HEADROOM + size,
+				sk->sk_allocation | __GFP_ACCOUNT);
 		if (!skb) {
 			err = -ENOBUFS;
 			goto out;

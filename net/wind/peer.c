@@ -178,7 +178,7 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	sock_owned_by_me(sk);
 	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
 		return ERR_PTR(-ENOBUFS);
-	peer = kzalloc(sizeof(*peer), gfp);
+	peer = wind_sk_kmalloc(sk, sizeof(*peer), gfp | __GFP_ZERO);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&peer->refcnt, 1);

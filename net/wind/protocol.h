@@ -264,6 +264,10 @@ struct wind_sock {
 	u8 recverr:1;
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
+	u8 rmem_short;			/* a packet found no receive memory:
+					 * window 0 until some is freed (mem.c)
+					 */
+	spinlock_t mem_lock;		/* sk_forward_alloc (mem.c) */
 	u32 npeers;
 	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
 	unsigned int starved;		/* peers we advertised a small window */
@@ -319,6 +323,18 @@ static inline u32 wind_peer_status(const struct wind_peer *peer)
 /* port.c */
 int wind_port_get(struct sock *sk, unsigned short snum);
 void wind_port_put(struct sock *sk);
+/* mem.c: receive memory, net.wind.mem */
+extern atomic_long_t wind_memory_allocated;
+DECLARE_PER_CPU(int, wind_memory_per_cpu_fw_alloc);
+extern long wind_mem[3];
+extern int wind_rmem_min;
+extern int wind_wmem_min;
+bool wind_rmem_set_owner(struct sk_buff *skb, struct sock *sk, bool force);
+void wind_rmem_take(struct sk_buff *to, struct sk_buff *skb);
+void *wind_sk_kmalloc(struct sock *sk, size_t size, gfp_t gfp);
+int wind_mem_init(void);
+void wind_mem_exit(void);
+
 struct sock *wind_port_lookup(struct net *net, __be32 daddr, __be16 dport);
 int wind_port_init(struct wind_net *wn);
 

@@ -26,6 +26,7 @@ static int wind_init_sock(struct sock *sk)
 	ratelimit_state_init(&ws->reset_rs, HZ, WIND_RESET_RATE);
 	/* RESETs held back are not logged: it is never exited */
 	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);
+	spin_lock_init(&ws->mem_lock);
 	ws->msgtype = WIND_ASYNC_ORDERED;
 	ws->encap = WIND_PARAM(sk, encap);
 	INIT_HLIST_NODE(&ws->port_node);
@@ -378,6 +379,11 @@ struct proto wind_prot = {
 	.hash		= wind_hash,
 	.unhash		= wind_port_put,
 	.get_port	= wind_port_get,
+	.memory_allocated = &wind_memory_allocated,
+	.per_cpu_fw_alloc = &wind_memory_per_cpu_fw_alloc,
+	.sysctl_mem	= wind_mem,
+	.sysctl_rmem	= &wind_rmem_min,
+	.sysctl_wmem	= &wind_wmem_min,
 	.obj_size	= sizeof(struct wind_sock),
 };
 
