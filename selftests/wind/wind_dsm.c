@@ -9,10 +9,13 @@
  * byte for byte and that nothing outside it changed.  Sync sends return
  * only after the receiving kernel wrote, so the checks need no waiting.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -581,6 +584,224 @@ TEST_F(dsm, regions_are_per_socket)
 	EXPECT_EQ(EACCES, errno);
 	ASSERT_TRUE(map_ok(self));
 	close(other);
+}
+
+/*
+ * What a region is: the pages that backed its range at WIND_REGION_ADD
+ * (wind(7), wind.rst "S-DSM delivery").  Each case below is one of the
+ * documented semantics.
+ */
+
+/* A sync Direct Map write of @len bytes of seed @seed into region @id */
+static bool direct_map(FIXTURE_DATA(dsm) *self, __u32 id, __u64 key,
+		       size_t off, size_t len, uint32_t seed)
+{
+	unsigned char *data = malloc(len);
+	ssize_t r;
+
+	if (!data)
+		return false;
+	wind_fill(data, len, seed);
+	r = dsm_send(self->tx, &self->to, MSG_WIND_SYNC, WIND_DSM_DIRECT_MAP,
+		     id, off, key, NULL, 0, data, len);
+	free(data);
+	if (r != (ssize_t)len)
+		printf("# direct map into region %u: %zd (%s)\n", id, r,
+		       r < 0 ? strerror(errno) : "short");
+	return r == (ssize_t)len;
+}
+
+/* munmap() and mprotect() neither stop the writes nor unpin the pages:
+ * two shared views of one memfd show where the writes land.
+ */
+TEST_F(dsm, munmap_and_mprotect_leave_the_pinned_pages_written)
+{
+	size_t len = 4 * self->page;
+	long rel0 = vmstat("nr_foll_pin_released");
+	struct wind_region r = { .len = len, .id = 77, .key = KEY };
+	unsigned char *v1, *v2;
+	__u32 id = 77;
+	int mfd;
+
+	mfd = memfd_create("wind_dsm", 0);
+	ASSERT_GE(mfd, 0);
+	ASSERT_EQ(0, ftruncate(mfd, len));
+	v1 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	v2 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	close(mfd);
+	ASSERT_NE(MAP_FAILED, v1);
+	ASSERT_NE(MAP_FAILED, v2);
+	r.addr = (unsigned long)v1;
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+
+	/* the registered view is gone: the write lands in the pages */
+	ASSERT_EQ(0, munmap(v1, len));
+	ASSERT_TRUE(direct_map(self, 77, KEY, self->page, 2 * self->page, 31));
+	EXPECT_TRUE(wind_fill_ok(v2 + self->page, 2 * self->page, 31));
+	EXPECT_EQ(rel0, vmstat("nr_foll_pin_released"));
+
+	/* a view the process cannot read or write still gets the write */
+	ASSERT_EQ(0, mprotect(v2, len, PROT_NONE));
+	ASSERT_TRUE(direct_map(self, 77, KEY, 0, self->page, 32));
+	ASSERT_EQ(0, mprotect(v2, len, PROT_READ));
+	EXPECT_TRUE(wind_fill_ok(v2, self->page, 32));
+
+	/* deleting the region unpins them, and only then */
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_DEL, &id, sizeof(id)));
+	EXPECT_EQ(rel0 + 4, vmstat("nr_foll_pin_released"));
+	munmap(v2, len);
+}
+
+/* After fork() the child has copies of the pinned pages: the writes go to
+ * the parent's; with MADV_DONTFORK the child has no such pages at all.
+ */
+TEST_F(dsm, fork_child_has_copies_dontfork_none)
+{
+	int go[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		/* the parent's write happened: our copy is the old page */
+		_exit(self->region[0] == 0xa5 && self->region[1] == 0xa5 ? 0 : 3);
+	}
+	close(go[0]);
+	ASSERT_TRUE(direct_map(self, REGION_ID, KEY, 0, self->page, 41));
+	EXPECT_TRUE(wind_fill_ok(self->region, self->page, 41));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("child status %#x", status);
+
+	ASSERT_EQ(0, madvise(self->region, self->region_len, MADV_DONTFORK));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(self->region[0]);		/* no page there: SIGSEGV */
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
+		TH_LOG("child status %#x", status);
+	/* and the parent's region still takes writes */
+	ASSERT_TRUE(direct_map(self, REGION_ID, KEY, self->page, self->page, 42));
+	EXPECT_TRUE(wind_fill_ok(self->region + self->page, self->page, 42));
+}
+
+/* A shared mapping of a file on a filesystem that writes back cannot be
+ * registered (EFAULT); one of tmpfs (a memfd) can.
+ */
+TEST_F(dsm, shared_file_mapping_with_writeback_is_refused)
+{
+	char dir[] = "/tmp/wind_dsm_ext4.XXXXXX", img[64], path[96];
+	struct wind_region r = { .len = self->page, .id = 78, .key = KEY };
+	bool mounted = false;
+	void *m = MAP_FAILED;
+	int fd = -1;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(img, sizeof(img), "%s.img", dir);
+	/* mount does not load loop by itself where there is no /dev/loop* */
+	if (wind_run("modprobe -q loop; truncate -s 8M %s && mkfs.ext4 -q -F %s && mount -o loop %s %s",
+		     img, img, img, dir)) {
+		rmdir(dir);
+		unlink(img);
+		SKIP(return, "no ext4 on a loop device here");
+	}
+	mounted = true;
+	snprintf(path, sizeof(path), "%s/region", dir);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ftruncate(fd, self->page));
+	m = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	memset(m, 1, self->page);	/* a page cache page, dirty */
+	r.addr = (unsigned long)m;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EFAULT, errno);
+	/* a private mapping of the same file is anonymous memory once written */
+	munmap(m, self->page);
+	m = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	r.addr = (unsigned long)m;
+	EXPECT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)))
+		TH_LOG("private file mapping: %s", strerror(errno));
+	EXPECT_TRUE(direct_map(self, 78, KEY, 0, 64, 51));
+	EXPECT_TRUE(wind_fill_ok(m, 64, 51));
+	close(self->rx);	/* unpins, so that the filesystem can go */
+	self->rx = -1;
+	munmap(m, self->page);
+	close(fd);
+	if (mounted)
+		wind_run("umount %s", dir);
+	rmdir(dir);
+	unlink(img);
+}
+
+/* A socket passed to another process keeps its regions pinned after the
+ * registering process exited, and writes still land; closing it unpins.
+ */
+TEST_F(dsm, passed_socket_keeps_the_pages_pinned_past_exit)
+{
+	long acq0 = vmstat("nr_foll_pin_acquired");
+	long rel0 = vmstat("nr_foll_pin_released");
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	char c = 0;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	int sp[2], status, fd;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sp));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		void *m = mmap(NULL, 8 * self->page, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct wind_region r = {
+			.addr = (unsigned long)m, .len = 8 * self->page,
+			.id = 79, .key = KEY,
+		};
+		struct cmsghdr *cm;
+		int s = wind_bound_socket(wind_ns(1), PORT + 1, NULL);
+
+		if (m == MAP_FAILED || s < 0 ||
+		    setsockopt(s, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)))
+			_exit(2);
+		memset(u.buf, 0, sizeof(u.buf));
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &s, sizeof(int));
+		_exit(sendmsg(sp[1], &msg, 0) == 1 ? 0 : 3);
+	}
+	close(sp[1]);
+	ASSERT_EQ(1, recvmsg(sp[0], &msg, 0));
+	close(sp[0]);
+	ASSERT_NE(NULL, CMSG_FIRSTHDR(&msg));
+	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof(int));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	/* the child is gone; its pages are still pinned and written */
+	EXPECT_EQ(acq0 + 8, vmstat("nr_foll_pin_acquired"));
+	EXPECT_EQ(rel0, vmstat("nr_foll_pin_released"));
+	self->to.sin_port = htons(PORT + 1);
+	EXPECT_TRUE(direct_map(self, 79, KEY, 0, 2 * self->page, 61));
+	close(fd);
+	EXPECT_EQ(rel0 + 8, vmstat("nr_foll_pin_released"));
 }
 
 TEST_HARNESS_MAIN
