@@ -99,7 +99,7 @@ class Results:
                 self.idx[key] = merge(self.idx[key], r) if key in self.idx else r
 
     def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
-        if row == "bulk" and proto == "udp" and size == 65536:
+        if row.endswith("bulk") and proto == "udp" and size == 65536:
             size = 65507
         return self.idx.get((row, loss, proto, size, reply, peers))
 
@@ -177,6 +177,12 @@ def iperf_summary(iperf):
     return out
 
 
+# The encap rows: (label, row suffix, size, reply, higher is better)
+ENCAP_ROWS = (("ping-pong 32 B, µs", "rtt", 32, 0, False),
+              ("page fetch 64 B / 8 KiB, µs", "rr", 64, 8192, False),
+              ("bulk 64 KiB, Mbit/s", "bulk", 65536, 0, True))
+
+
 def targets(R, meta):
     """The targets of issue 6: (row, target, measured, met)."""
     t = []
@@ -249,6 +255,24 @@ def targets(R, meta):
     t.append(("kernel memory per idle peer (1000 peers)", "<= 1 KiB",
               f"{m['per_peer']:.0f} B per peer state" if m else "not measured",
               m is not None and m["per_peer"] <= 1024))
+    # 9. (issue 15) Wind inside UDP against raw Wind, same run
+    parts, ok = [], True
+    for label, key, size, reply, higher in ENCAP_ROWS:
+        raw = R.get(f"encap-raw-{key}", "wind", size, reply)
+        enc = R.get(f"encap-udp-{key}", "wind", size, reply)
+        r = ratio(enc, raw)
+        if r is None:
+            ok = False
+            continue
+        parts.append(f"{label}: {r:.2f}x raw")
+        ok = ok and (r >= 0.95 if higher else r <= 1.05)
+    enc, u = (R.get("encap-udp-bulk", p, 65536) for p in ("wind", "udp"))
+    ru = ratio(enc, u)
+    parts.append(f"bulk {rfmt(ru)}x UDP")
+    t.append(("Wind inside UDP, IPv4 (issue 15)",
+              "within 5% of raw Wind; bulk 64 KiB still >= 1.0x UDP",
+              "; ".join(parts) if parts else "not measured",
+              ok and ru is not None and ru >= 1.0))
     return t
 
 
@@ -340,6 +364,21 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
         w(f"| {size // 1024} KiB | {cell(rs[0])} | {cell(rs[1])}{ul} | {cell(rs[2])} | "
           f"{rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
     w("")
+
+    if R.get("encap-udp-rtt", "wind", 32):
+        w("## Wind inside UDP (`net.wind.encap=1`)\n")
+        w("Each round runs the three rows with Wind raw, then inside UDP, back to "
+          "back (UDP and TCP beside each, as in every row); \"in UDP / raw\" is the "
+          "median of the per-round ratios. Plain veth, default offloads: raw Wind "
+          "uses GSO, Wind inside UDP has none yet.\n")
+        w("| row | Wind raw | Wind in UDP | UDP | TCP | in UDP / raw | in UDP / UDP | in UDP / TCP |")
+        w("|---|---|---|---|---|---|---|---|")
+        for label, key, size, reply, _ in ENCAP_ROWS:
+            raw = R.get(f"encap-raw-{key}", "wind", size, reply)
+            enc, u, c = (R.get(f"encap-udp-{key}", p, size, reply) for p in PROTOS)
+            w(f"| {label} | {cell(raw)} | {cell(enc)} | {cell(u)} | {cell(c)} | "
+              f"{rfmt(ratio(enc, raw))} | {rfmt(ratio(enc, u))} | {rfmt(ratio(enc, c))} |")
+        w("")
 
     if losses:
         w("## Under loss (netem on both ends, one MTU-sized segment per skb)\n")
@@ -433,7 +472,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
                 f"{k} {v[0]:+d} x {v[1]} B" for k, v in m["caches"].items()) + ".")
         w("")
 
-    w("## Targets (issue 6)\n")
+    w("## Targets (issue 6, and issue 15's encapsulation)\n")
     w("| row | target | measured | met |")
     w("|---|---|---|---|")
     for row, target, measured, met in tg:

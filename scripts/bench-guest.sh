@@ -29,8 +29,13 @@
 # "1% loss" would be 1% of TCP's super-packets.  The other rows run on
 # the plain veth with its default offloads (TCP's GSO included).
 #
+# The encap rows run Wind raw and inside UDP (net.wind.encap in the
+# client's netns; the server answers in the form it is reached in) in
+# rounds, raw then UDP back to back, UDP and TCP beside each, so that
+# "inside UDP over raw" is the median of per-round ratios.
+#
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk rr peers loss iperf mem" (a subset),
+# WIND_BENCH_ONLY="rtt sync bulk rr peers encap loss iperf mem" (a subset),
 # WIND_BENCH_LOSS="0 0.1 1 5".
 set -u
 
@@ -44,7 +49,7 @@ IPB=10.99.0.2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers loss iperf mem}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap loss iperf mem}
 LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
 
 if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
@@ -52,12 +57,14 @@ if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
 	BULK="-r 2 -d 0.3"	# goodput rows
 	LOSSRUN="-r 1 -d 0.3"
 	LOSSROUNDS=2
+	ENCAPROUNDS=2
 	IPERF_T=1
 else
 	LAT="-r 15 -d 0.25"
 	BULK="-r 5 -d 1"
 	LOSSRUN="-r 1 -d 1.2"
 	LOSSROUNDS=4
+	ENCAPROUNDS=5
 	IPERF_T=3
 fi
 
@@ -279,6 +286,20 @@ if want peers; then
 	for _ in $PROTOS; do
 		stop_last_server
 	done
+fi
+
+if want encap; then
+	for ROUND in $(seq "$ENCAPROUNDS"); do
+		for form in raw udp; do
+			ina sysctl -qw net.wind.encap=$([ $form = udp ] && echo 1 || echo 0)
+			row "encap round $ROUND/$ENCAPROUNDS, Wind $form: ping-pong 32 B, page fetch, bulk 64 KiB"
+			run "encap-$form-rtt" null $ALL -P 5001 -t rtt -m 32 $LOSSRUN
+			run "encap-$form-rr" null $ALL -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
+			run "encap-$form-bulk" null $ALL -P 5001 -t bulk -m 65536 $LOSSRUN
+		done
+	done
+	ROUND=
+	ina sysctl -qw net.wind.encap=0
 fi
 
 # The loss rows run in rounds.  A round runs each row (bulk 1, 8 and 64
