@@ -173,8 +173,12 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	u32 isn;
 	int err;
 
-	/* an idle peer and its receive table fit kmalloc-512 and -128 */
-	BUILD_BUG_ON(sizeof(struct wind_peer) > 512);
+	/* an idle peer and its receive table fit kmalloc-512 and -128;
+	 * lock debugging (make check-debug) makes its locks and timers larger
+	 */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct wind_peer) > 512);
 	sock_owned_by_me(sk);
 	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
 		return ERR_PTR(-ENOBUFS);
