@@ -225,6 +225,9 @@ def tests(t):
         dropped0 = stat(B, "InErrRcvbuf")
         tx, rx = sockets(7304)
         send_all(tx, 7304, n)
+        # the first refusal, then until the refusals stop (the sender
+        # waits on a zero window)
+        wait_stat(B, "InErrRcvbuf", dropped0 + 1)
         settle(B, "InErrRcvbuf")
         queued = rx_queue(B)
         dropped = stat(B, "InErrRcvbuf") - dropped0
@@ -274,6 +277,7 @@ def memcg_tests(t, ncpu):
     with open(f"{CG}/memory.max", "w") as f:
         f.write(str(limit))
     send_all(tx, 7302, n)
+    wait_stat(B, "InErrRcvbuf", dropped0 + 1)
     settle(B, "InErrRcvbuf")
     peak = int(cg_read("memory.current"))
     dropped = stat(B, "InErrRcvbuf") - dropped0
