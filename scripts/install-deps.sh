@@ -39,6 +39,8 @@ PKGS=(
 	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
 	# selftests/wind/wind_encap.py: a router that drops IP protocol 253
 	nftables
+	# selftests/wind/wind_dsm: a shared mapping of a file on ext4 (loop)
+	e2fsprogs
 )
 
 check_only=0
