@@ -104,20 +104,27 @@ void *wind_sk_kmalloc(struct sock *sk, size_t size, gfp_t gfp)
 #endif
 }
 
-/* skb destructor: give the packet's bytes back to the socket, and whole
- * pages beyond one back to the pool.
+/* skb destructor: give the packet's bytes back to the socket, and to
+ * the pool what the socket holds beyond a quarter of its receive buffer
+ * while messages wait to be read, beyond a page once none does (as UDP's
+ * forward_threshold): a socket that keeps receiving takes its pages from
+ * what it kept instead of the pool, packet after packet.
  */
 static void wind_rfree(struct sk_buff *skb)
 {
 	struct sock *sk = skb->sk;
 	struct wind_sock *ws = wind_sk(sk);
 	unsigned int len = skb->truesize;
+	int keep = PAGE_SIZE;
+
+	if (!skb_queue_empty_lockless(&sk->sk_receive_queue))
+		keep = max_t(int, READ_ONCE(sk->sk_rcvbuf) >> 2, PAGE_SIZE);
 
 	atomic_sub(len, &sk->sk_rmem_alloc);
 	spin_lock_bh(&ws->mem_lock);
 	sk_forward_alloc_add(sk, len);
-	if (sk->sk_forward_alloc >= 2 * (int)PAGE_SIZE)
-		__sk_mem_reclaim(sk, sk->sk_forward_alloc - PAGE_SIZE);
+	if (sk->sk_forward_alloc >= keep + (int)PAGE_SIZE)
+		__sk_mem_reclaim(sk, sk->sk_forward_alloc - keep);
 	spin_unlock_bh(&ws->mem_lock);
 	if (READ_ONCE(ws->rmem_short))
 		WRITE_ONCE(ws->rmem_short, 0);
