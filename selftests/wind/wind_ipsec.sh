@@ -80,7 +80,12 @@ for i in range(6):
     print(a[0], a[1], m.decode())
 ' > "$OUT" 2>&1 &
 RX_PID=$!
-sleep 1
+# until the receiver is bound (its socket loads the module if no test
+# before did: /proc/net/wind appears with it)
+for i in $(seq 300); do
+	ip netns exec "$B" grep -qs ':1B58 ' /proc/net/wind && break
+	sleep 0.1
+done
 
 filtered0=$(stat_of "$B" InFiltered)
 # A sends three messages in plaintext: B's policy refuses them
