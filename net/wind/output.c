@@ -101,22 +101,12 @@ u32 wind_ack_seq(const struct wind_peer *peer)
 }
 
 /* Name the socket as the packet's owner for the hooks of the output
- * path (cgroup egress BPF, netfilter's owner match, the LSMs).  A clone
- * of the write queue (charged there already) and a GSO skb holding such
- * clones only hold a reference to it.  A packet of its own (an ACK, a
- * control packet, a copy) is charged to the send buffer while it is in
- * the stack, as other sockets' packets are: ESP grows an unshared
- * packet in place and adds the growth to its owner's sk_wmem_alloc,
- * which only sock_wfree gives back (with a reference alone, the socket
- * would never be freed).  The caller holds the socket lock, hence a live
- * socket.
+ * path (cgroup egress BPF, netfilter's owner match, the LSMs) without
+ * charging its send buffer: the write queue is charged already.  The
+ * caller holds the socket lock, hence a live socket.
  */
 static void set_owner(struct sk_buff *skb, struct sock *sk)
 {
-	if (!skb_cloned(skb) && !skb_has_frag_list(skb)) {
-		skb_set_owner_w(skb, sk);
-		return;
-	}
 	sock_hold(sk);
 	skb->sk = sk;
 	skb->destructor = sock_efree;
