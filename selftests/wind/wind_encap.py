@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from windtest import (SOL_WIND, Ktap, enter, run,  # noqa: E402
-                      wind_socket)
+                      wind_socket, wind_stat as stat)
 
 WIND_ENCAP, ENCAP_RAW, ENCAP_UDP = 6, 0, 1
 MSG_WIND_SYNC = 0x800000
@@ -71,15 +71,6 @@ def subprocess_quiet(cmd):
 def sysctl(ns, name):
     return int(sh(f"ip netns exec {ns} cat /proc/sys/net/wind/{name}")
                .stdout)
-
-
-def stat(ns, name):
-    out = sh(f"ip netns exec {ns} cat /proc/net/wind_stat").stdout
-    for line in out.splitlines():
-        k, v = line.split()
-        if k == name:
-            return int(v)
-    raise KeyError(name)
 
 
 def wind_stats(ns):

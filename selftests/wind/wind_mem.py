@@ -15,7 +15,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import Ktap, enter, run, wind_socket  # noqa: E402
+from windtest import (Ktap, enter, run, wind_socket,  # noqa: E402
+                      wind_stat as stat)
 
 PID = os.getpid()
 A, B = f"memA-{PID}", f"memB-{PID}"
@@ -50,15 +51,6 @@ def teardown():
             os.rmdir(CG)
         except OSError:
             pass
-
-
-def stat(ns, name):
-    out = sh(f"ip netns exec {ns} cat /proc/net/wind_stat").stdout
-    for line in out.splitlines():
-        k, v = line.split()
-        if k == name:
-            return int(v)
-    raise KeyError(name)
 
 
 def wait_stat(ns, name, target, timeout=60):

@@ -27,6 +27,16 @@ def enter(ns):
         os.close(fd)
 
 
+def wind_stat(ns, name):
+    """Counter name of /proc/net/wind_stat as seen in namespace ns."""
+    out = run("ip", "netns", "exec", ns, "cat", "/proc/net/wind_stat").stdout
+    for line in out.splitlines():
+        k, v = line.split()
+        if k == name:
+            return int(v)
+    raise KeyError(name)
+
+
 def wind_socket(ns, port=0):
     """A Wind socket made in ns, bound to port, with a 60 s timeout."""
     enter(ns)
