@@ -100,16 +100,36 @@ u32 wind_ack_seq(const struct wind_peer *peer)
 	return peer->rcv_nxt;
 }
 
+/* The destructor of every packet Wind hands to IP: a packet in the stack
+ * is charged to its socket's sk_wmem_alloc, as skb_set_owner_w() charges
+ * other sockets' packets.  Not merely a reference: ESP grows a packet it
+ * finds unshared in place and adds the growth to its owner's
+ * sk_wmem_alloc (esp_output_head()), and a clone of the write queue is
+ * unshared once the queue let go of its packet; IP's fragmentation hands
+ * pieces of the charge to the fragments.  Unlike sock_wfree() with
+ * SOCK_USE_WRITE_QUEUE, writers are woken: they wait on sk_wmem_alloc,
+ * and the last packet to leave the stack may do so after the last ACK.
+ */
+static void wind_wfree(struct sk_buff *skb)
+{
+	struct sock *sk = skb->sk;
+
+	/* all but one unit: the socket lives until its writers were told */
+	WARN_ON(refcount_sub_and_test(skb->truesize - 1, &sk->sk_wmem_alloc));
+	sk->sk_write_space(sk);
+	sk_free(sk);	/* the last unit; frees a closed socket */
+}
+
 /* Name the socket as the packet's owner for the hooks of the output
- * path (cgroup egress BPF, netfilter's owner match, the LSMs) without
- * charging its send buffer: the write queue is charged already.  The
- * caller holds the socket lock, hence a live socket.
+ * path (cgroup egress BPF, netfilter's owner match, the LSMs) and charge
+ * the packet to it while it is in the stack (wind_wfree()).  The caller
+ * holds the socket lock, hence a live socket.
  */
 static void set_owner(struct sk_buff *skb, struct sock *sk)
 {
-	sock_hold(sk);
 	skb->sk = sk;
-	skb->destructor = sock_efree;
+	skb->destructor = wind_wfree;
+	refcount_add(skb->truesize, &sk->sk_wmem_alloc);
 }
 
 static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
