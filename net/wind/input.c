@@ -138,8 +138,17 @@ int wind_rcv(struct sk_buff *skb)
 	enum wind_mib_field bad;
 	struct sock *sk;
 
-	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb))
-		return rcv_segments(net, skb);
+	/* inside UDP, our own layout only (udp.c): the tunnel's headers
+	 * are gone
+	 */
+	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb)) {
+		if (!wind_skb_udp(skb))
+			return rcv_segments(net, skb);
+		WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
+		WIND_INC_STATS(net, WIND_MIB_IN_ERR_HEADER);
+		kfree_skb(skb);
+		return 0;
+	}
 	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 	/* Wind sets DF, but a packet built before the path MTU dropped
 	 * goes fragmented (output.c), and IP reassembled it into a

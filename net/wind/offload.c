@@ -43,15 +43,21 @@
 static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 					netdev_features_t features)
 {
+	unsigned int bias = WIND_GSO_BIAS;
+	bool udp = skb_shinfo(skb)->gso_type & WIND_GSO_UDP_TYPES;
 	struct sk_buff *segs, *seg;
+	__wsum addrs = 0;
 	struct wind_datahdr *dh;
 	struct windhdr *wh;
 	u16 frag;
 	u32 seq;
 	u8 flags;
 
+	/* inside UDP (udp.c), called by the tunnel's segmentation */
+	if (udp)
+		bias = WIND_GSO_UDP_BIAS;
 	if (!(skb_shinfo(skb)->gso_type & SKB_GSO_SCTP) ||
-	    skb_shinfo(skb)->gso_size <= WIND_GSO_BIAS ||
+	    skb_shinfo(skb)->gso_size <= bias ||
 	    !pskb_may_pull(skb, WIND_DATA_HLEN) || skb->len <= WIND_DATA_HLEN)
 		return ERR_PTR(-EINVAL);
 	/* skb_segment() cuts at gso_size: the payload's, in a shared info
@@ -60,11 +66,25 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 	 */
 	if (skb_unclone(skb, GFP_ATOMIC))
 		return ERR_PTR(-ENOMEM);
-	skb_shinfo(skb)->gso_size -= WIND_GSO_BIAS;
+	skb_shinfo(skb)->gso_size -= bias;
 	wh = (struct windhdr *)skb->data;
 	if ((wh->version_type & 0xf) != WIND_PKT_DATA)
 		return ERR_PTR(-EINVAL);
 	dh = (struct wind_datahdr *)(wh + 1);
+	/* Inside UDP there is no IP header of ours to take the addresses
+	 * from (the inner network header is the Wind header, as SCTP's in
+	 * UDP, since the core takes the distance to it for a MAC header's
+	 * length): the UDP header just in front holds the pseudo-header sum
+	 * of the whole datagram (udp_set_csum()), which has them.
+	 */
+	if (udp) {
+		const struct udphdr *uh = (const void *)(skb->data -
+							 sizeof(*uh));
+
+		addrs = csum_sub(csum_unfold(uh->check),
+				 csum_tcpudp_nofold(0, 0, skb->len + sizeof(*uh),
+						    IPPROTO_UDP, 0));
+	}
 	seq = ntohl(wh->seq);
 	frag = ntohs(dh->frag);
 	flags = wh->flags;
@@ -84,11 +104,18 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 		dh->frag = htons(frag++);
 		wh->len = htons(len);
 		wh->flags = seg->next ? flags & ~WIND_F_ACKREQ : flags;
-		wh->check = ~csum_tcpudp_magic(iph->saddr, iph->daddr, len,
-					       IPPROTO_WIND, 0);
+		if (udp)
+			wh->check = ~csum_fold(csum_add(addrs,
+					csum_tcpudp_nofold(0, 0, len,
+							   IPPROTO_WIND, 0)));
+		else
+			wh->check = ~csum_tcpudp_magic(iph->saddr, iph->daddr,
+						       len, IPPROTO_WIND, 0);
 		if (seg->ip_summed == CHECKSUM_PARTIAL) {
 			seg->csum_start = skb_transport_header(seg) - seg->head;
 			seg->csum_offset = offsetof(struct windhdr, check);
+			/* for a UDP checksum around it (local offload) */
+			gso_reset_checksum(seg, csum_unfold(~wh->check));
 		} else {
 			wh->check = gso_make_checksum(seg,
 						      csum_unfold(~wh->check)) ?:

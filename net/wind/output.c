@@ -273,16 +273,24 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 	const struct net_device *dev = peer->dst->dev;
 	unsigned int size = min_t(unsigned int, READ_ONCE(dev->gso_max_size),
 				  IP_MAX_MTU + 1);
+	unsigned int hlen = sizeof(struct iphdr) + WIND_DATA_HLEN;
 
-	/* inside UDP, one packet per skb (wind.rst, "UDP encapsulation") */
-	if (peer->udp ||
-	    (dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES ||
-	    sizeof(struct iphdr) + WIND_DATA_HLEN + peer->mss >
-	    dst_mtu(peer->dst))
+	if ((dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES)
+		return 0;
+	/* inside UDP, as a UDP tunnel's GSO skb: the device must carry
+	 * that too, with what is inside it
+	 */
+	if (peer->udp) {
+		if (!(dev->features & NETIF_F_GSO_UDP_TUNNEL_CSUM) ||
+		    (dev->hw_enc_features & WIND_GSO_FEATURES) !=
+		    WIND_GSO_FEATURES)
+			return 0;
+		hlen += sizeof(struct udphdr);
+	}
+	if (hlen + peer->mss > dst_mtu(peer->dst))
 		return 0;
 	/* the device checks the frame, link header included: len < size */
-	size -= 1 + READ_ONCE(dev->hard_header_len) + sizeof(struct iphdr) +
-		WIND_DATA_HLEN;
+	size -= 1 + READ_ONCE(dev->hard_header_len) + hlen;
 	return min_t(unsigned int, size / peer->mss,
 		     READ_ONCE(dev->gso_max_segs));
 }
@@ -342,7 +350,8 @@ static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 		/* the last one's flags (ACKREQ of a sync message) */
 		flags |= WIND_SKB_CB(skb)->flags;
 	}
-	skb_shinfo(gskb)->gso_size = peer->mss + WIND_GSO_BIAS;
+	skb_shinfo(gskb)->gso_size = peer->mss +
+		(peer->udp ? WIND_GSO_UDP_BIAS : WIND_GSO_BIAS);
 	skb_shinfo(gskb)->gso_segs = n;
 	skb_shinfo(gskb)->gso_type = SKB_GSO_SCTP;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);

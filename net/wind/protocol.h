@@ -60,6 +60,11 @@ struct rtable;
  * (offload.c).
  */
 #define WIND_GSO_BIAS		(WIND_DATA_HLEN - sizeof(struct sctphdr))
+/* Inside UDP the core counts the UDP header alone (skb->encapsulation):
+ * gso_size is the whole Wind packet, headers and payload.
+ */
+#define WIND_GSO_UDP_BIAS	WIND_DATA_HLEN
+#define WIND_GSO_UDP_TYPES	(SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM)
 /* At most one CHALLENGE per peer in this long (restart claims) */
 #define WIND_CHALLENGE_GAP	(HZ / 10)
 /* RESETs a socket sends per second, at most */

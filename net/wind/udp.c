@@ -29,6 +29,25 @@
 #include "compat.h"
 #include "protocol.h"
 
+/* A UDP tunnel's GSO skb of Wind packets made raw: SKB_GSO_SCTP and
+ * gso_size as wind_rcv() takes them.
+ */
+static bool gso_unwrap(struct sk_buff *skb)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+
+	if (!(shinfo->gso_type & WIND_GSO_UDP_TYPES) ||
+	    (shinfo->gso_type & ~WIND_GSO_UDP_TYPES) != SKB_GSO_SCTP ||
+	    shinfo->gso_size <= WIND_GSO_UDP_BIAS ||
+	    skb_unclone(skb, GFP_ATOMIC))
+		return false;
+	shinfo = skb_shinfo(skb);
+	shinfo->gso_type = SKB_GSO_SCTP;
+	shinfo->gso_size -= WIND_GSO_UDP_BIAS - WIND_GSO_BIAS;
+	skb->encapsulation = 0;
+	return true;
+}
+
 /* encap_rcv: strip the UDP header and hand the packet to IP again, as
  * protocol 253.
  */
@@ -36,10 +55,12 @@ static int udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 {
 	struct udphdr *uh = udp_hdr(skb);
 
-	/* Wind never sends a GSO skb inside UDP, and GRO does not build
-	 * one here (no gro_receive): drop what is not one packet
+	/* A GSO skb a sender on this host built (wind_udp_xmit()), passed
+	 * whole by a veth or a bridge, becomes the raw Wind one it stands
+	 * for, which wind_rcv() splits; GRO builds none (no gro_receive).
+	 * Anything else that is not one packet is dropped.
 	 */
-	if (unlikely(skb_is_gso(skb))) {
+	if (unlikely(skb_is_gso(skb)) && !gso_unwrap(skb)) {
 		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_PACKETS);
 		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_ERR_HEADER);
 		kfree_skb(skb);
@@ -231,6 +252,23 @@ void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 
 	if (ttl < 0)
 		ttl = ip4_dst_hoplimit(&rt->dst);
+	/* A run of packets goes as a UDP tunnel's GSO skb whose inner
+	 * protocol is Wind (as fou sends an IP protocol): where it must be
+	 * cut, __skb_udp_tunnel_segment() calls wind_gso_segment() for what
+	 * is inside and gives each packet its UDP header and checksum.
+	 * What is inside has no IP header of its own (as SCTP's, inside
+	 * UDP): its inner network header is its Wind header, and
+	 * wind_gso_segment() takes the addresses its checksum covers from
+	 * the UDP checksum's pseudo-header.
+	 */
+	if (skb_is_gso(skb)) {
+		skb->encapsulation = 1;
+		skb_set_inner_ipproto(skb, IPPROTO_WIND);
+		skb_reset_inner_mac_header(skb);
+		skb_reset_inner_network_header(skb);
+		skb_reset_inner_transport_header(skb);
+		skb_shinfo(skb)->gso_type |= SKB_GSO_UDP_TUNNEL_CSUM;
+	}
 	skb->mark = READ_ONCE(sk->sk_mark);
 	skb->priority = READ_ONCE(sk->sk_priority);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, tos, ttl, df, sport,

@@ -265,29 +265,34 @@ size_t wind_max_single(void)
 	       (wind_test_encap() == WIND_ENCAP_UDP ? 8 : 0);
 }
 
-/* The matrix's form on node i: its sockets' default and the drop rule */
-static int topo_encap(int i)
+int wind_ns_encap(const char *ns)
 {
 	int fd;
 
 	if (wind_test_encap() != WIND_ENCAP_UDP)
 		return 0;
-	if (!i)
-		printf("# %s: every node sends Wind inside UDP; IP protocol 253 is dropped on its way out\n",
-		       program_invocation_short_name);
 	/* net.wind exists once the module is loaded: a socket loads it */
-	fd = wind_socket_in(node_ns[i], SOCK_WIND, 0);
+	fd = wind_socket_in(ns, SOCK_WIND, 0);
 	if (fd >= 0)
 		close(fd);
-	if (wind_write_file_in(node_ns[i], "/proc/sys/net/wind/encap", "1")) {
-		printf("# %s: cannot set net.wind.encap\n", node_ns[i]);
+	if (wind_write_file_in(ns, "/proc/sys/net/wind/encap", "1")) {
+		printf("# %s: cannot set net.wind.encap\n", ns);
 		return -1;
 	}
 	return wind_run("ip netns exec %s nft 'add table inet windmatrix;"
 			" add chain inet windmatrix out"
 			" { type filter hook output priority 0; };"
 			" add rule inet windmatrix out meta l4proto 253 counter drop'",
-			node_ns[i]) ? -1 : 0;
+			ns) ? -1 : 0;
+}
+
+/* The matrix's form on node i: its sockets' default and the drop rule */
+static int topo_encap(int i)
+{
+	if (!i && wind_test_encap() == WIND_ENCAP_UDP)
+		printf("# %s: every node sends Wind inside UDP; IP protocol 253 is dropped on its way out\n",
+		       program_invocation_short_name);
+	return wind_ns_encap(node_ns[i]);
 }
 
 long wind_raw_dropped(int i)

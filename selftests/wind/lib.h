@@ -33,6 +33,8 @@
  */
 int wind_test_encap(void);		/* WIND_ENCAP_RAW or WIND_ENCAP_UDP */
 size_t wind_max_single(void);
+/* The matrix's form in namespace ns (a topology of the test's own): 0 or -1 */
+int wind_ns_encap(const char *ns);
 /*
  * Raw Wind packets the matrix's nftables rule dropped on node i's way out
  * (0 when the run is raw), or -1 when it cannot be read.

@@ -23,6 +23,12 @@
  * A raw socket in B checks every packet it gets, as on the wire: an
  * ordinary Wind packet with its own length, checksum and fragment fields.
  *
+ * As wind_gso-udp (the UDP matrix, lib.h), every node sends inside UDP:
+ * the super-packets are UDP tunnel GSO skbs, unwrapped by the receiver's
+ * UDP socket or cut by the UDP tunnel's segmentation around Wind's; B's
+ * raw socket then checks the UDP header and checksum around each packet,
+ * and a corruption is caught by UDP's checksum (Udp InCsumErrors).
+ *
  * Messages carry their index and a checksum (wind_msg_make; a 1-byte
  * message carries a small id of its own).  The receiver checks that every
  * message arrives exactly once, byte-exact, with its length, and that no
@@ -54,6 +60,12 @@
 #define WAIT_MS		60000		/* no message at all: a hang */
 #define MAX_BAD		10		/* then give up, not to flood the log */
 #define MIB		(1 << 20)
+
+/* Sizes in a plan that depend on the form (raw or inside UDP): one
+ * packet exactly, and one byte more
+ */
+#define ONE_PKT		((size_t)-1)
+#define ONE_PKT_PLUS	((size_t)-2)
 
 /* The three message types, in turn */
 static const int types[] = { 0, MSG_WIND_RELIABLE, MSG_WIND_SYNC };
@@ -94,6 +106,10 @@ static int plan_init(struct plan *p, unsigned int n, const size_t *sizes,
 		if (rare > 1 && (i / 3) % nsizes == nsizes - 1 &&
 		    (i / (3 * nsizes)) % rare)
 			p->len[i] = sizes[0];
+		if (p->len[i] == ONE_PKT)
+			p->len[i] = WIND_MAX_SINGLE;
+		else if (p->len[i] == ONE_PKT_PLUS)
+			p->len[i] = WIND_MAX_SINGLE + 1;
 		if (p->len[i] > p->max_len)
 			p->max_len = p->len[i];
 		if (p->len[i] >= WIND_MSG_MIN)
@@ -387,7 +403,7 @@ static void run_counted(struct __test_metadata *_metadata,
  * packets, one super-packet and a bit, several super-packets.
  */
 static const size_t mixed_sizes[] = {
-	1, WIND_MAX_SINGLE_RAW, WIND_MAX_SINGLE_RAW + 1, 8192, 65536, 100000, MIB,
+	1, ONE_PKT, ONE_PKT_PLUS, 8192, 65536, 100000, MIB,
 };
 
 TEST_F(gso, native_veth)
@@ -420,7 +436,7 @@ TEST_F(gso, gso_off)
 }
 
 static const size_t lossy_sizes[] = {
-	65536, 8192, 1, 65536, WIND_MAX_SINGLE_RAW + 1, 8192, 100000,
+	65536, 8192, 1, 65536, ONE_PKT_PLUS, 8192, 100000,
 };
 
 TEST_F(gso, lossy_native)
@@ -439,16 +455,40 @@ TEST_F(gso, lossy_native)
 	EXPECT_GT(d.tx[OUT_RTX], 0);
 }
 
-static const size_t corrupt_sizes[] = { 65536, 8192, WIND_MAX_SINGLE_RAW + 1 };
+/* Udp InCsumErrors of namespace ns (/proc/net/snmp), or -1 */
+static long udp_csum_errors(const char *ns)
+{
+	char cmd[256], line[64];
+	long v = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd),
+		 "ip netns exec %s awk '$1 == \"Udp:\" { if (!n) { for (i = 2; i <= NF; i++) if ($i == \"InCsumErrors\") c = i; n = 1 } else print $c }' /proc/net/snmp",
+		 ns);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		v = strtol(line, NULL, 10);
+	pclose(f);
+	return v;
+}
+
+static const size_t corrupt_sizes[] = { 65536, 8192, ONE_PKT_PLUS };
 
 TEST_F(gso, corrupt)
 {
 	struct deltas d;
 	struct plan p;
 
-	/* netem segments a GSO skb it corrupts, through Wind's callback */
+	long udp_err0 = udp_csum_errors(wind_ns(1));
+
+	/* netem segments a GSO skb it corrupts, through Wind's callback
+	 * (inside UDP, through the UDP tunnel's, which calls Wind's)
+	 */
 	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem corrupt 5%%",
 			      wind_ns(0)));
+	ASSERT_LE(0, udp_err0);
 	ASSERT_EQ(0, plan_init(&p, 180, corrupt_sizes, 3, 1));
 	run_counted(_metadata, self, &p, &d);
 	/*
@@ -457,8 +497,14 @@ TEST_F(gso, corrupt)
 	 */
 	EXPECT_GT(d.tx[OUT_GSO], 0);
 	EXPECT_LT(d.rx[IN_GSO], d.tx[OUT_GSO]);
-	/* ... and the damage was seen and counted, never delivered */
-	EXPECT_GT(d.rx[IN_ERR_CSUM], 0);
+	/* ... and the damage was seen and counted, never delivered (inside
+	 * UDP, by UDP's checksum first)
+	 */
+	if (wind_test_encap() == WIND_ENCAP_UDP) {
+		EXPECT_GT(udp_csum_errors(wind_ns(1)) - udp_err0, 0);
+	} else {
+		EXPECT_GT(d.rx[IN_ERR_CSUM], 0);
+	}
 }
 
 /* sendmsg of data with a WIND_CMSG_DSM (as in wind_dsm.c) */
@@ -629,6 +675,8 @@ static int topo3_setup(void)
 		    " 'neigh replace 10.78.1.1 lladdr 02:78:01:00:00:01 dev a0 nud permanent'"
 		    " 'neigh replace 10.78.2.1 lladdr 02:78:02:00:00:01 dev b0 nud permanent'"
 		    " | ip -n %s -b -", r);
+	if (wind_ns_encap(a) || wind_ns_encap(b))
+		goto fail;
 	/* ... and with no checksum offload: the segments carry software sums */
 	RUN_OR_FAIL("ip netns exec %s ethtool -K b0 tx off >/dev/null", r);
 	RUN_OR_FAIL("ip netns exec %s ethtool -k b0 | grep -q '^tx-checksumming: off'", r);
@@ -684,7 +732,7 @@ FIXTURE_TEARDOWN(routed)
  * right (R computed it in software), its fragment fields fit the message
  * (every packet of one message names the same message start seq - frag,
  * fragment count and length; a fragment but the last carries exactly
- * WIND_MAX_SINGLE_RAW bytes), and every sighting of one seq (a retransmission)
+ * WIND_MAX_SINGLE bytes), and every sighting of one seq (a retransmission)
  * names the same fragment.
  */
 #define TAP_SLOTS	65536		/* > the packets of one run */
@@ -732,6 +780,27 @@ static bool tap_same(struct tap_slot *t, uint32_t key, uint32_t a, uint32_t b)
 	return sl->a == a && sl->b == b;
 }
 
+/* Wind's default net.wind.udp_port */
+#define WIND_UDP_PORT	9253
+
+/* 0 if the UDP datagram's checksum (over the pseudo-header) is right */
+static int udp_csum_ok(in_addr_t saddr, in_addr_t daddr, const void *udp,
+		       size_t len)
+{
+	uint8_t ph[12];
+	uint32_t sum;
+
+	memcpy(ph, &saddr, 4);
+	memcpy(ph + 4, &daddr, 4);
+	ph[8] = 0;
+	ph[9] = IPPROTO_UDP;
+	ph[10] = len >> 8;
+	ph[11] = len & 0xff;
+	sum = wind_csum_add(0, ph, sizeof(ph));
+	sum = wind_csum_add(sum, udp, len);
+	return wind_csum_fold(sum) ? -1 : 0;
+}
+
 static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 {
 	const struct iphdr_min {
@@ -750,6 +819,20 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 	ihl = n < sizeof(*iph) ? 0 : (iph->vihl & 0xf) * 4;
 	if (ihl < sizeof(*iph) || n < ihl || ntohs(iph->tot_len) != n)
 		return "IP header";
+	/* inside UDP: a sound UDP datagram to Wind's port around it */
+	if (wind_test_encap() == WIND_ENCAP_UDP) {
+		const uint16_t *uh = (const void *)(pkt + ihl);
+
+		if (n < ihl + 8 || uh[1] != htons(WIND_UDP_PORT)) {
+			t->other++;
+			return NULL;
+		}
+		if (ntohs(uh[2]) != n - ihl)
+			return "UDP length";
+		if (uh[3] && udp_csum_ok(iph->saddr, iph->daddr, uh, n - ihl))
+			return "UDP checksum";
+		ihl += 8;
+	}
 	wh = (struct windhdr *)(pkt + ihl);
 	len = n - ihl;
 	if (len < sizeof(*wh) || ntohs(wh->len) != len)
@@ -779,8 +862,8 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		return "fragment number";
 	if (wh->flags & WIND_F_DSM)
 		return NULL;		/* not sent here: no rule for its sizes */
-	if (payload != (frag + 1 < nfrags ? WIND_MAX_SINGLE_RAW :
-			msg_len - (size_t)(nfrags - 1) * WIND_MAX_SINGLE_RAW))
+	if (payload != (frag + 1 < nfrags ? WIND_MAX_SINGLE :
+			msg_len - (size_t)(nfrags - 1) * WIND_MAX_SINGLE))
 		return "payload length";
 	if (!tap_same(t->by_seq, seq, frag, 0))
 		return "one seq, two fragments";
@@ -824,7 +907,9 @@ static int tap_start(struct tap *t, const char *ns, pthread_t *th)
 	memset(t, 0, sizeof(*t));
 	t->by_seq = calloc(TAP_SLOTS, sizeof(*t->by_seq));
 	t->by_start = calloc(TAP_SLOTS, sizeof(*t->by_start));
-	t->fd = wind_socket_in(ns, SOCK_RAW, IPPROTO_WIND);
+	t->fd = wind_socket_in(ns, SOCK_RAW,
+			       wind_test_encap() == WIND_ENCAP_UDP ?
+			       IPPROTO_UDP : IPPROTO_WIND);
 	if (!t->by_seq || !t->by_start || t->fd < 0 ||
 	    setsockopt(t->fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)) ||
 	    pthread_create(th, NULL, tap_main, t)) {
@@ -938,6 +1023,8 @@ TEST_F(routed, router_mtu_below_packets)
 	snap_log("A", &a0, &a1);
 	dropped = b0_tx_dropped();
 	printf("# R's b0: %ld packets dropped as too large for B\n", dropped);
+	wind_run("ip netns exec %s nstat -az IpForwDatagrams IpFragFails IcmpOutDestUnreachs | sed -n 's/^Ip/# R: Ip/p; s/^Icmp/# R: Icmp/p'",
+		 routed_ns[NS_R]);
 	EXPECT_GT(snap_diff(&a0, &a1, OUT_GSO), 0);
 	EXPECT_EQ(0, dropped);
 	plan_free(&p);
