@@ -370,7 +370,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
         w("Each round runs the three rows with Wind raw, then inside UDP, back to "
           "back (UDP and TCP beside each, as in every row); \"in UDP / raw\" is the "
           "median of the per-round ratios. Plain veth, default offloads: raw Wind "
-          "uses GSO, Wind inside UDP has none yet.\n")
+          "uses GSO, and so does Wind inside UDP (UDP tunnel GSO).\n")
         w("| row | Wind raw | Wind in UDP | UDP | TCP | in UDP / raw | in UDP / UDP | in UDP / TCP |")
         w("|---|---|---|---|---|---|---|---|")
         for label, key, size, reply, _ in ENCAP_ROWS:
