@@ -5,7 +5,9 @@ router namespace, what goes on the wire (captured on the router), what
 arrives (exact bytes, order), a router that drops IP protocol 253 as a
 cloud security group does, per-peer UDP source ports, errors carried
 back through UDP (port unreachable, path MTU), and hostile datagrams to
-the UDP port (dropped and counted, or, well formed, delivered)."""
+the UDP port (dropped and counted, or, well formed, delivered); and a
+hop that spreads flows over two paths by their ports (ECMP): raw, every
+peer on one path; inside UDP, spread, each peer in order on its own."""
 import errno
 import os
 import select
@@ -20,6 +22,7 @@ from windtest import (SOL_WIND, Ktap, enter, run,  # noqa: E402
                       wind_socket, wind_stat as stat)
 
 WIND_ENCAP, ENCAP_RAW, ENCAP_UDP = 6, 0, 1
+SO_RCVBUFFORCE = 33
 MSG_WIND_SYNC = 0x800000
 UDP_PORT = 9253
 A, R, B = "encA", "encR", "encB"
@@ -161,12 +164,16 @@ def wind_data(src_ip, dst_ip, sport, dport, payload, good_csum=True,
 
 
 def main():
-    t = Ktap(10)
+    t = Ktap(11)
     setup()
     try:
         tests(t)
     finally:
         teardown()
+    try:
+        ecmp(t)
+    finally:
+        ecmp_teardown()
     print(f"# {t.i - t.failed} passed; {t.failed} failed")
     return 1 if t.failed else 0
 
@@ -375,6 +382,108 @@ def tests(t):
             f"got {data!r} from {addr}")
     u.close()
     rx.close()
+
+
+E_A, E_R, E_B = "ecmpA", "ecmpR", "ecmpB"
+E_DST = "10.79.9.1"             # B's address, reached over two paths
+
+
+def ecmp_teardown():
+    for ns in (E_A, E_R, E_B):
+        subprocess_quiet(f"ip netns del {ns}")
+
+
+def ecmp_setup():
+    """A - R = B: R reaches B's address over two links (ECMP, hashed on
+    the flow's ports, as switches and routers spread flows), the second
+    5 ms longer: a hop that reorders between flows, never within one."""
+    ecmp_teardown()
+    for ns in (E_A, E_R, E_B):
+        sh(f"ip netns add {ns} && ip -n {ns} link set lo up")
+    sh(f"ip -n {E_R} link add ra type veth peer name eth0 netns {E_A}")
+    sh(f"ip -n {E_R} link add rb1 type veth peer name eth1 netns {E_B}")
+    sh(f"ip -n {E_R} link add rb2 type veth peer name eth2 netns {E_B}")
+    sh(f"ip -n {E_A} addr add 10.79.1.1/24 dev eth0 && "
+       f"ip -n {E_A} link set eth0 up && "
+       f"ip -n {E_A} route add default via 10.79.1.2")
+    sh(f"ip -n {E_R} addr add 10.79.1.2/24 dev ra && "
+       f"ip -n {E_R} addr add 10.79.2.2/24 dev rb1 && "
+       f"ip -n {E_R} addr add 10.79.3.2/24 dev rb2 && "
+       f"for d in ra rb1 rb2; do ip -n {E_R} link set $d up; done")
+    sh(f"ip -n {E_B} link add dummy0 type dummy && "
+       f"ip -n {E_B} addr add {E_DST}/32 dev dummy0 && "
+       f"ip -n {E_B} link set dummy0 up && "
+       f"ip -n {E_B} addr add 10.79.2.1/24 dev eth1 && "
+       f"ip -n {E_B} addr add 10.79.3.1/24 dev eth2 && "
+       f"ip -n {E_B} link set eth1 up && ip -n {E_B} link set eth2 up && "
+       f"ip -n {E_B} route add default via 10.79.2.2")
+    sh(f"ip netns exec {E_R} sysctl -qw net.ipv4.ip_forward=1 "
+       f"net.ipv4.fib_multipath_hash_policy=1")
+    for k in ("all", "default", "eth1", "eth2"):
+        sh(f"ip netns exec {E_B} sysctl -qw net.ipv4.conf.{k}.rp_filter=0")
+    sh(f"ip -n {E_R} route add {E_DST}/32 nexthop via 10.79.2.1 dev rb1 "
+       f"nexthop via 10.79.3.1 dev rb2")
+    sh(f"ip netns exec {E_R} tc qdisc add dev rb2 root netem delay 5ms")
+    sh(f"ip netns exec {E_A} ping -c1 -W5 -q {E_DST} >/dev/null")
+    sh(f"ip netns exec {E_A} ping -c1 -W5 -q 10.79.3.1 >/dev/null")
+
+
+def ecmp(t):
+    """16 peers (sockets of A) send to one socket of B through R.  Raw,
+    the hop sees no ports in protocol 253 and puts every peer on one
+    path; inside UDP each peer's source port sends it down a path of its
+    own hash: the peers spread over both, each on one (captured on R's
+    two links), and every message arrives exactly, in order."""
+    ecmp_setup()
+    rx = wind_socket(E_B, 7400)
+    rx.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20)
+    res = {}
+    for mode in (ENCAP_RAW, ENCAP_UDP):
+        txs = [wind_socket(E_A) for _ in range(16)]
+        for s in txs:
+            encap(s, mode)
+        msgs = {s.getsockname()[1]: [os.urandom(3000 + 7 * i)
+                                     for i in range(12)] for s in txs}
+        caps = {d: Capture(E_R, d) for d in ("rb1", "rb2")}
+        for c in caps.values():
+            c.s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+        err = ""
+        try:
+            for i in range(12):
+                for s in txs:
+                    s.sendto(msgs[s.getsockname()[1]][i], (E_DST, 7400))
+            got = {}
+            for _ in range(12 * len(txs)):
+                data, addr = rx.recvfrom(70000)
+                got.setdefault(addr[1], []).append(data)
+        except OSError as e:
+            got, err = {}, str(e)
+        # each peer (its Wind port) -> the links its packets took
+        paths = {}
+        for d, c in caps.items():
+            for (_, saddr, _, _, _, wsport, _) in c.packets():
+                if saddr == "10.79.1.1":
+                    paths.setdefault(wsport, set()).add(d)
+            c.close()
+        res[mode] = (got == msgs, paths, err)
+        for s in txs:
+            s.close()
+    rx.close()
+    raw_ok, raw_paths, raw_err = res[ENCAP_RAW]
+    udp_ok, udp_paths, udp_err = res[ENCAP_UDP]
+    raw_used = set().union(*raw_paths.values()) if raw_paths else set()
+    udp_used = set().union(*udp_paths.values()) if udp_paths else set()
+    print(f"# peers per path: raw {sorted(raw_used)}, inside UDP "
+          f"rb1 {sum(p == {'rb1'} for p in udp_paths.values())} "
+          f"rb2 {sum(p == {'rb2'} for p in udp_paths.values())}")
+    t.check("ecmp_hop_spreads_peers_inside_udp_one_path_each",
+            raw_ok and udp_ok and len(raw_paths) == 16 and
+            len(raw_used) == 1 and len(udp_paths) == 16 and
+            all(len(p) == 1 for p in udp_paths.values()) and
+            udp_used == {"rb1", "rb2"},
+            f"paths per peer raw {raw_paths} inside UDP {udp_paths}; "
+            f"exact and in order: raw {raw_ok} {raw_err}, udp {udp_ok} "
+            f"{udp_err}")
 
 
 def rx_empty(s):
