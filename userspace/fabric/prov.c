@@ -84,8 +84,8 @@ static bool tx_ok(const struct fi_tx_attr *h)
 	if (!subset(h->comp_order, FI_ORDER_STRICT))
 		NOMATCH("(!subset(h->comp_order, FI_ORDER_STRICT))");
 	if (h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE ||
-	    h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit)
-		NOMATCH("(h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE || h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit)");
+	    h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit > 1)
+		NOMATCH("(h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE || h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit > 1)");
 	return true;
 }
 
@@ -158,21 +158,25 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 				FI_LOCAL_COMM | FI_REMOTE_COMM));
 		if (!(caps & (FI_SEND | FI_RECV)))
 			caps |= FI_SEND | FI_RECV;
+		if ((caps & (FI_RMA | FI_ATOMIC)) &&
+		    !(caps & (FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)))
+			caps |= FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 	}
 	fi->caps = caps;
 	fi->mode = 0;
 	fi->addr_format = FI_SOCKADDR_IN;
 
-	fi->tx_attr->caps = caps & ~(FI_RECV | FI_DIRECTED_RECV | FI_SOURCE);
+	fi->tx_attr->caps = caps & ~(FI_RECV | FI_DIRECTED_RECV | FI_SOURCE |
+				     FI_REMOTE_READ | FI_REMOTE_WRITE);
 	fi->tx_attr->op_flags = hints && hints->tx_attr ? hints->tx_attr->op_flags : 0;
 	fi->tx_attr->msg_order = FI_ORDER_SAS;
 	fi->tx_attr->comp_order = FI_ORDER_STRICT;
 	fi->tx_attr->inject_size = WFI_INJECT_SIZE;
 	fi->tx_attr->size = WFI_QUEUE_SIZE;
 	fi->tx_attr->iov_limit = WFI_IOV_LIMIT;
-	fi->tx_attr->rma_iov_limit = 0;
+	fi->tx_attr->rma_iov_limit = (caps & (FI_RMA | FI_ATOMIC)) ? 1 : 0;
 
-	fi->rx_attr->caps = caps & ~FI_SEND;
+	fi->rx_attr->caps = caps & ~(FI_SEND | FI_READ | FI_WRITE);
 	fi->rx_attr->op_flags = hints && hints->rx_attr ? hints->rx_attr->op_flags : 0;
 	fi->rx_attr->msg_order = FI_ORDER_SAS;
 	fi->rx_attr->comp_order = FI_ORDER_NONE;
@@ -194,10 +198,15 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 	fi->domain_attr->data_progress = FI_PROGRESS_MANUAL;
 	fi->domain_attr->resource_mgmt = FI_RM_ENABLED;
 	fi->domain_attr->av_type = hd ? hd->av_type : FI_AV_UNSPEC;
+	/* Keys of our own (FI_MR_PROV_KEY) when the caller copes with them:
+	 * they make fi_write a Direct Map message.  Remote addresses are
+	 * offsets into the MR (no FI_MR_VIRT_ADDR), except in FI_MR_BASIC. */
 	if (FI_VERSION_LT(version, FI_VERSION(1, 5)))
 		fi->domain_attr->mr_mode = hd && hd->mr_mode ? hd->mr_mode : FI_MR_SCALABLE;
 	else if (hd && (hd->mr_mode == FI_MR_BASIC || hd->mr_mode == FI_MR_SCALABLE))
 		fi->domain_attr->mr_mode = hd->mr_mode;
+	else if (hd && (hd->mr_mode & FI_MR_PROV_KEY))
+		fi->domain_attr->mr_mode = FI_MR_PROV_KEY;
 	else
 		fi->domain_attr->mr_mode = 0;
 	fi->domain_attr->mr_key_size = 8;

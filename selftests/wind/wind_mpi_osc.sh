@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# MPI one-sided over Wind: Debian's Open MPI, osc rdma over btl ofi on the
+# libfabric provider "wind" (FI_RMA, FI_ATOMIC), under
+# MPI_THREAD_MULTIPLE.  Every rank is on a "node" of its own: a network
+# namespace with its own UTS name, where mpirun starts an orted through an
+# rsh agent (as ssh would on a cluster), so that Open MPI sees no two
+# ranks on one node and uses no shared memory between them: every put,
+# get and atomic crosses Wind.  mpi_osc (put, get, accumulate,
+# fetch-and-op from two threads, compare-and-swap, passive target, on
+# MPI_Win_allocate and MPI_Win_create windows) checks its results; then
+# btl ofi must have taken the wind provider, osc rdma must have selected
+# btl ofi, and Wind's counters must show the traffic: messages in every
+# rank's namespace, and puts written by Direct Map into registered
+# regions (InDsmWrites).  KTAP output.
+#
+#                 +---------- root namespace: mpirun ----------+
+#                 | br0 10.82.0.254/24 (ORTE out-of-band, TCP) |
+#                 +--+-----------+-----------+-----------------+
+#                    |           |           |
+#   windo0-PID: eth0 10.82.0.1   10.82.0.2   10.82.0.3   (orted + rank r)
+#   (MPI traffic: Wind only; btl ofi is the only BTL, pml ob1 over it)
+
+set -u
+
+ksft_skip=4
+NTESTS=5
+NRANKS=${WIND_OSC_RANKS:-3}
+PFX=windo$$-
+BR=bro$$
+NET=10.82.0
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
+PROVDIR=$ROOT/userspace/fabric
+TESTS=$PROVDIR/tests
+TMP=$(mktemp -d /tmp/wind_mpi_osc.XXXXXX)
+export FI_PROVIDER_PATH=$PROVDIR
+
+testno=0
+failed=0
+
+ok() { testno=$((testno + 1)); echo "ok $testno $*"; }
+not_ok() { testno=$((testno + 1)); failed=$((failed + 1)); echo "not ok $testno $*"; }
+result() {	# result STATUS DESCRIPTION
+	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi
+}
+diag() { sed 's/^\([^#]\)/# \1/; s/^$/#/'; }
+skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
+
+cleanup() {
+	local r
+	for r in $(seq 0 $((NRANKS - 1))); do
+		ip netns pids "$PFX$r" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$PFX$r" 2>/dev/null
+	done
+	ip link del "$BR" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+poll() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.02
+	done
+}
+
+stat_of() {	# stat_of NS NAME: a /proc/net/wind_stat counter
+	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/wind_stat 2>/dev/null
+}
+
+echo "TAP version 13"
+[ "$(id -u)" = 0 ] || skip_all "must be root"
+command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/install-deps.sh)"
+command -v unshare >/dev/null || skip_all "unshare missing (util-linux)"
+[ -x "$TESTS/mpi_osc" ] || skip_all "$TESTS/mpi_osc not built (libopenmpi-dev, make)"
+[ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"
+modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
+modprobe wind 2>/dev/null
+echo "1..$NTESTS"
+
+setup() {
+	local r
+	ip link set lo up &&
+	ip link add "$BR" type bridge && ip addr add "$NET.254/24" dev "$BR" &&
+	ip link set "$BR" up || return 1
+	for r in $(seq 0 $((NRANKS - 1))); do
+		ip netns add "$PFX$r" && ip -n "$PFX$r" link set lo up &&
+		ip link add "vo$$-$r" type veth peer name eth0 netns "$PFX$r" &&
+		ip link set "vo$$-$r" master "$BR" up &&
+		ip -n "$PFX$r" addr add "$NET.$((r + 1))/24" dev eth0 &&
+		ip -n "$PFX$r" link set eth0 up || return 1
+	done
+	for r in $(seq 0 $((NRANKS - 1))); do
+		poll 10 ip netns exec "$PFX$r" ping -c 1 -W 1 "$NET.254" >/dev/null || return 1
+	done
+}
+if ! setup 2>&1 | diag; then
+	echo "# topology setup failed"
+fi
+
+# The rsh agent: "host" $NET.N+1 is namespace N, with a UTS name of its
+# own; the rest is the command line ssh would hand to a remote shell.
+cat > "$TMP/rsh" <<EOF
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+	case "\$1" in
+	-*) shift ;;
+	*) break ;;
+	esac
+done
+host=\$1
+shift
+n=\$((\${host##*.} - 1))
+exec ip netns exec "$PFX\$n" unshare --uts /bin/sh -c "echo node\$n > /proc/sys/kernel/hostname; \$*"
+EOF
+chmod +x "$TMP/rsh"
+
+hosts=
+for r in $(seq 0 $((NRANKS - 1))); do
+	hosts=$hosts${hosts:+,}$NET.$((r + 1))
+done
+
+declare -A msgs0 dsm0
+for r in $(seq 0 $((NRANKS - 1))); do
+	msgs0[$r]=$(stat_of "$PFX$r" InMessages)
+	dsm0[$r]=$(stat_of "$PFX$r" InDsmWrites)
+done
+
+# 1: mpi_osc on NRANKS nodes
+timeout 600 mpirun --allow-run-as-root -np "$NRANKS" --host "$hosts" \
+	--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
+	--mca oob_tcp_if_include "$NET.0/24" \
+	-x FI_PROVIDER_PATH -x PATH \
+	--mca pml ob1 --mca btl ofi --mca btl_ofi_mode 2 \
+	--mca opal_common_ofi_provider_include wind \
+	--mca osc rdma --mca osc_rdma_btls ofi \
+	--mca btl_base_verbose 100 --mca opal_common_ofi_verbose 100 \
+	--mca osc_base_verbose 100 \
+	"$TESTS/mpi_osc" > "$TMP/mpi.log" 2>&1
+rc=$?
+grep 'mpi_osc' "$TMP/mpi.log" | diag
+[ $rc = 0 ] && grep -q "mpi_osc: OK ($NRANKS ranks" "$TMP/mpi.log"
+result $? "mpi_osc on $NRANKS nodes: put, get, accumulate, fetch-and-op, compare-and-swap, passive target, MPI_THREAD_MULTIPLE (exit $rc)"
+if [ $rc != 0 ]; then
+	tail -n 60 "$TMP/mpi.log" | diag
+fi
+
+# 2: btl ofi took the wind provider on every rank
+n=$(grep -c 'btl:ofi: "wind" in include list\|device: wind is good to go' "$TMP/mpi.log")
+grep -i 'btl.*ofi.*wind\|wind.*good to go' "$TMP/mpi.log" | sort | uniq -c | head -5 | diag
+[ "$n" -ge "$NRANKS" ]
+result $? "btl ofi accepted the wind provider (FI_RMA, FI_ATOMIC, FI_EP_RDM)"
+
+# 3: osc rdma selected btl ofi
+n=$(grep -c 'selected btl: ofi' "$TMP/mpi.log")
+echo "# osc rdma 'selected btl: ofi' $n times"
+[ "$n" -ge "$NRANKS" ]
+result $? "osc rdma selected btl ofi"
+
+# 4: Wind carried it
+rc=0
+for r in $(seq 0 $((NRANKS - 1))); do
+	m=$(stat_of "$PFX$r" InMessages)
+	d=$(( ${m:-0} - ${msgs0[$r]:-0} ))
+	echo "# rank $r namespace: Wind InMessages +$d"
+	[ "$d" -ge 100 ] || rc=1
+done
+result $rc "Wind's counters moved in every rank's namespace (at least 100 messages each)"
+
+# 5: puts were Direct Map writes into registered regions
+rc=0
+for r in $(seq 0 $((NRANKS - 1))); do
+	m=$(stat_of "$PFX$r" InDsmWrites)
+	d=$(( ${m:-0} - ${dsm0[$r]:-0} ))
+	echo "# rank $r namespace: Wind InDsmWrites +$d"
+	[ "$d" -ge 1 ] || rc=1
+done
+result $rc "fi_write went as Direct Map messages (InDsmWrites moved in every rank's namespace)"
+
+[ $failed = 0 ] && exit 0
+exit 1
