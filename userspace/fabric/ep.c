@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -156,6 +157,18 @@ static int ep_close(struct fid *fid)
 	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
 	struct wfi_domain *dom = ep->dom;
 
+	if (wfi_stats) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &ep->name.sin_addr, ip, sizeof(ip));
+		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software; reads %llu; atomics %llu; requests served %llu\n",
+			ip, ntohs(ep->name.sin_port),
+			(unsigned long long)ep->stat_dm_writes,
+			(unsigned long long)ep->stat_sw_writes,
+			(unsigned long long)ep->stat_reads,
+			(unsigned long long)ep->stat_atomics,
+			(unsigned long long)ep->stat_served);
+	}
 	pthread_mutex_lock(&dom->lock);
 	if (ep->tx_cq) {
 		wfi_detach(ep->tx_cq->eps, &ep->tx_cq->neps, ep);

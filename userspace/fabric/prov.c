@@ -388,6 +388,7 @@ int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 }
 
 int wfi_yield = 1;
+int wfi_stats;
 
 static void wfi_cleanup(void)
 {
@@ -416,6 +417,9 @@ FI_EXT_INI
 			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
 			"Yield the CPU when a CQ read finds nothing (default 1: ranks sharing a core let each other run)");
+	fi_param_define(&wfi_prov, "stats", FI_PARAM_BOOL,
+			"Print each endpoint's RMA and atomic counts to stderr when it closes (default 0)");
 	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);
+	fi_param_get_bool(&wfi_prov, "stats", &wfi_stats);
 	return &wfi_prov;
 }

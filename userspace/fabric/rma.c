@@ -521,6 +521,7 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 	p->nres = count;
 	p->reslen = len;
 	pthread_mutex_lock(&ep->dom->lock);
+	ep->stat_reads++;
 	ret = send_request(ep, src, WFI_OP_READ, 0, 0, &rma, NULL, 0, p);
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
@@ -593,6 +594,7 @@ static ssize_t do_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
 		p->reslen = n_op * sz;
 	}
 	pthread_mutex_lock(&ep->dom->lock);
+	ep->stat_atomics++;
 	ret = send_request(ep, dest, WFI_OP_ATOMIC, hflags, 0, &rma, pay, npay, p);
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
@@ -887,12 +889,15 @@ void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 		handle_wdata(ep, h, from);
 		break;
 	case WFI_OP_WRITE:
+		ep->stat_served++;
 		handle_write(ep, h, len, from);
 		break;
 	case WFI_OP_READ:
+		ep->stat_served++;
 		handle_read(ep, h, len, from);
 		break;
 	case WFI_OP_ATOMIC:
+		ep->stat_served++;
 		handle_atomic(ep, h, len, from);
 		break;
 	default:

@@ -249,7 +249,9 @@ struct wfi_ep {
 	struct wfi_cntr		*read_cntr, *write_cntr;
 	struct wfi_list		pending;	/* struct wfi_pend: RMA in flight */
 	uint64_t		next_id;
-	uint64_t		stat_dm_writes, stat_sw_writes;
+	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
+	uint64_t		stat_reads, stat_atomics;
+	uint64_t		stat_served;	/* requests applied as target */
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
@@ -268,6 +270,7 @@ struct wfi_pend {
 
 extern struct fi_provider wfi_prov;
 extern int wfi_yield;	/* FI_WIND_YIELD */
+extern int wfi_stats;	/* FI_WIND_STATS */
 
 #define WFI_WARN(subsys, ...) FI_WARN(&wfi_prov, subsys, __VA_ARGS__)
 
