@@ -169,7 +169,8 @@ rma() {
 	src=$?
 	diag < "$TMP/rs.log"
 	diag < "$TMP/rc.log"
-	[ $crc = 0 ] && [ $src = 0 ] && grep -q "fi_rma_test: OK ($keys keys)" "$TMP/rc.log"
+	[ $crc = 0 ] && [ $src = 0 ] &&
+		grep -q "fi_rma_test: OK ($([ "$keys" = prov ] && echo provider || echo user) keys)" "$TMP/rc.log"
 }
 
 # 5: provider's keys: fi_write is a Direct Map message into the region
