@@ -170,7 +170,11 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 				     FI_REMOTE_READ | FI_REMOTE_WRITE);
 	fi->tx_attr->op_flags = hints && hints->tx_attr ? hints->tx_attr->op_flags : 0;
 	fi->tx_attr->msg_order = FI_ORDER_SAS;
-	fi->tx_attr->comp_order = FI_ORDER_STRICT;
+	/* sends complete in order; a Direct Map write completes in the
+	 * call, before reads and atomics posted earlier whose answers are
+	 * still on their way: with FI_RMA or FI_ATOMIC, no completion order */
+	fi->tx_attr->comp_order = (caps & (FI_RMA | FI_ATOMIC)) ?
+				  FI_ORDER_NONE : FI_ORDER_STRICT;
 	fi->tx_attr->inject_size = WFI_INJECT_SIZE;
 	fi->tx_attr->size = WFI_QUEUE_SIZE;
 	fi->tx_attr->iov_limit = WFI_IOV_LIMIT;
@@ -278,6 +282,9 @@ int wfi_getinfo(uint32_t version, const char *node, const char *service,
 		if (hints->fabric_attr && hints->fabric_attr->name &&
 		    strcmp(hints->fabric_attr->name, WFI_NAME))
 			return -FI_ENODATA;
+		if ((hints->caps & (FI_RMA | FI_ATOMIC)) && hints->tx_attr &&
+		    hints->tx_attr->comp_order)
+			return -FI_ENODATA;	/* see fill_info() */
 		if (!ep_ok(hints->ep_attr) || !tx_ok(hints->tx_attr) ||
 		    !rx_ok(hints->rx_attr, unexp_max) ||
 		    !domain_ok(hints->domain_attr))
