@@ -159,7 +159,7 @@ rma() {
 	sp=$!
 	pids+=($sp)
 	if poll 30 test -s "$TMP/rname"; then
-		ip netns exec "$A" timeout 300 "$RMAPROG" client "$TMP/rname" "$keys" > "$TMP/rc.log" 2>&1
+		ip netns exec "$A" env FI_WIND_STATS=1 timeout 300 "$RMAPROG" client "$TMP/rname" "$keys" > "$TMP/rc.log" 2>&1
 		crc=$?
 	else
 		echo "# fi_rma_test server did not come up"
@@ -179,8 +179,12 @@ rma prov
 rc=$?
 dsm1=$(wind_stat "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
-[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" -ge 2 ]
-result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals"
+# Direct Map: the write, the writedata and the first of the MRs sharing a
+# page; software: the wrong key (refused by the target's kernel, sent
+# again), the read-only MR, the second of the MRs sharing a page
+[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 3 ] &&
+	grep -q 'RMA writes 3 Direct Map, 3 software' "$TMP/rc.log"
+result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals, MRs sharing a page"
 
 # 6: application's keys: everything through the target's progress
 dsm0=$(wind_stat "$B" InDsmWrites)
@@ -188,7 +192,8 @@ rma user
 rc=$?
 dsm1=$(wind_stat "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
-[ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ]
+[ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ] &&
+	grep -q 'RMA writes 0 Direct Map, 6 software' "$TMP/rc.log"
 result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals (no Direct Map)"
 
 # pingpong MODE SIZE PORT: Debian's fi_pingpong, server in B, client in A

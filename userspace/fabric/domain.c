@@ -100,9 +100,19 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 		 * starts relative to the MR, not where the MR is */
 		if ((access & FI_REMOTE_WRITE) && len && mr->rlen <= (1ULL << 30) &&
 		    !(dom->mr_mode & FI_MR_VIRT_ADDR)) {
+			int neps = 0, nok = 0;
+
 			mr->mr.key |= WFI_KEY_DM;
-			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next)
-				wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next) {
+				neps++;
+				nok += !wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+			}
+			/* no socket took it (it shares a page with another
+			 * region, or RLIMIT_MEMLOCK): no Direct Map attempts.
+			 * Endpoints opened later try again; a write their
+			 * socket refuses goes the software way. */
+			if (neps && !nok)
+				mr->mr.key &= ~WFI_KEY_DM;
 		} else {
 			mr->region = 0;
 		}

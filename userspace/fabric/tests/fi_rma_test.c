@@ -12,8 +12,11 @@
  * The client writes (and with remote CQ data), reads back, runs atomics
  * of several types and operations checking every fetched value, and
  * provokes errors (unknown key, out of range, a read-only MR) that must
- * come back as error completions; the server then checks its memory and
- * the FI_REMOTE_CQ_DATA completion and reports back.  Exit status 0 when
+ * come back as error completions, and writes into two MRs that share a
+ * page (with the provider's keys only the first becomes a Wind region:
+ * the write into the second is refused by the target's kernel and must
+ * go the software way); the server then checks its memory and the
+ * FI_REMOTE_CQ_DATA completion and reports back.  Exit status 0 when
  * every check passed; each failure prints "FAIL: ...".
  */
 #define _GNU_SOURCE
@@ -57,6 +60,7 @@ static bool prov_keys;
 struct srvinfo {
 	struct sockaddr_in name;
 	uint64_t key, rokey;
+	uint64_t ovkey[2];	/* two MRs that share a page */
 };
 
 #define FAIL(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); \
@@ -186,8 +190,8 @@ static char *page_buf(void)
 
 static int server(const char *file)
 {
-	char *mem = page_buf(), *ro = page_buf();
-	struct fid_mr *mr, *romr;
+	char *mem = page_buf(), *ro = page_buf(), *ov = page_buf();
+	struct fid_mr *mr, *romr, *ovmr[2];
 	struct srvinfo si;
 	size_t len = sizeof(si.name);
 	struct fi_cq_data_entry c;
@@ -212,6 +216,11 @@ static int server(const char *file)
 	CHECK(fi_mr_reg(domain, mem, MRLEN, FI_REMOTE_READ | FI_REMOTE_WRITE,
 			0, 1, 0, &mr, NULL));
 	CHECK(fi_mr_reg(domain, ro, MRLEN, FI_REMOTE_READ, 0, 2, 0, &romr, NULL));
+	CHECK(fi_mr_reg(domain, ov, 8192, FI_REMOTE_WRITE, 0, 3, 0, &ovmr[0], NULL));
+	CHECK(fi_mr_reg(domain, ov + 4096, 4096, FI_REMOTE_WRITE, 0, 4, 0,
+			&ovmr[1], NULL));
+	si.ovkey[0] = fi_mr_key(ovmr[0]);
+	si.ovkey[1] = fi_mr_key(ovmr[1]);
 	CHECK(fi_getname(&ep->fid, &si.name, &len));
 	si.key = fi_mr_key(mr);
 	si.rokey = fi_mr_key(romr);
@@ -260,8 +269,15 @@ static int server(const char *file)
 		if (a[16 + i] != i + 100)
 			FAIL("server: vector SUM [%d] = %lld", i, (long long)a[16 + i]);
 	for (i = 0; i < MRLEN; i++)
-		if (ro[i])
+		if (ro[i]) {
 			FAIL("server: the read-only MR was written at %d", i);
+			break;
+		}
+	for (i = 0; i < 8192; i++)
+		if ((unsigned char)ov[i] != pat(i < 4096 ? 5 : 6, i % 4096)) {
+			FAIL("server: overlapping MRs: byte %d is %#x", i, ov[i] & 0xff);
+			break;
+		}
 	verdict = failures;
 	{
 		fi_addr_t peer;
@@ -276,6 +292,8 @@ static int server(const char *file)
 	}
 	fi_close(&mr->fid);
 	fi_close(&romr->fid);
+	fi_close(&ovmr[0]->fid);
+	fi_close(&ovmr[1]->fid);
 	printf("# server: %d failures\n", failures);
 	return failures ? 1 : 0;
 }
@@ -426,6 +444,17 @@ static int client(const char *file)
 	must_fail(&ctx, "fi_atomic on a read-only MR");
 	POST(fi_read(ep, rd, 64, NULL, s, 0, si.rokey, &ctx));
 	must_ok(&ctx, FI_READ, "fi_read of the read-only MR");
+
+	/* two MRs sharing a page: the first 4 KiB through the first, the
+	 * next through the second */
+	for (i = 0; i < 4096; i++)
+		buf[i] = pat(5, i);
+	POST(fi_write(ep, buf, 4096, NULL, s, 0, si.ovkey[0], &ctx));
+	must_ok(&ctx, FI_WRITE, "fi_write into the first of two MRs sharing a page");
+	for (i = 0; i < 4096; i++)
+		buf[i] = pat(6, i);
+	POST(fi_write(ep, buf, 4096, NULL, s, 0, si.ovkey[1], &ctx));
+	must_ok(&ctx, FI_WRITE, "fi_write into the second of two MRs sharing a page");
 
 	/* done: the server checks its memory and answers */
 	CHECK(fi_recv(ep, &verdict, sizeof(verdict), NULL, FI_ADDR_UNSPEC, &i));
