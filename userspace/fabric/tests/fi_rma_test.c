@@ -16,8 +16,10 @@
  * page (with the provider's keys only the first becomes a Wind region:
  * the write into the second is refused by the target's kernel and must
  * go the software way); the server then checks its memory and the
- * FI_REMOTE_CQ_DATA completion and reports back.  Exit status 0 when
- * every check passed; each failure prints "FAIL: ...".
+ * FI_REMOTE_CQ_DATA completion and reports back.  Last, the server
+ * closes its endpoint and removes FILE, and a read the client posts then
+ * must complete in error (Wind reports the closed port), not hang.  Exit
+ * status 0 when every check passed; each failure prints "FAIL: ...".
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netinet/in.h>
 
 #include <rdma/fabric.h>
@@ -463,6 +466,14 @@ static int client(const char *file)
 	must_ok(&i, FI_RECV, "verdict");
 	if (verdict)
 		FAIL("the server found %d failures", verdict);
+
+	/* a read from a peer that is gone fails */
+	for (i = 0; i < 600 && access(file, F_OK) == 0; i++)
+		usleep(50000);
+	if (i == 600)
+		FAIL("the server did not go away");
+	POST(fi_read(ep, rd, 64, NULL, s, R_OFF, key, &ctx));
+	must_fail(&ctx, "fi_read from a closed endpoint");
 	printf("# client: %d failures\n", failures);
 	if (!failures)
 		printf("fi_rma_test: OK (%s keys)\n", prov_keys ? "provider" : "user");
@@ -485,6 +496,8 @@ int main(int argc, char **argv)
 		ret = client(argv[2]);
 	if (ep)
 		fi_close(&ep->fid);
+	if (!strcmp(argv[1], "server"))
+		unlink(argv[2]);	/* the client's cue: we are gone */
 	if (cq)
 		fi_close(&cq->fid);
 	if (av)
