@@ -13,7 +13,10 @@
 # btl ofi must have taken the wind provider, osc rdma must have selected
 # btl ofi, and Wind's counters must show the traffic: messages in every
 # rank's namespace, and puts written by Direct Map into registered
-# regions (InDsmWrites).  KTAP output.
+# regions (InDsmWrites).  Then mpi_osc again through 1% netem loss on
+# every rank's link: no result may change; and a rank whose link goes
+# down during one-sided atomics: its peer must end in an error, not hang.
+# KTAP output.
 #
 #                 +---------- root namespace: mpirun ----------+
 #                 | br0 10.82.0.254/24 (ORTE out-of-band, TCP) |
@@ -25,7 +28,7 @@
 set -u
 
 ksft_skip=4
-NTESTS=5
+NTESTS=7
 NRANKS=${WIND_OSC_RANKS:-3}
 PFX=windo$$-
 BR=bro$$
@@ -77,7 +80,8 @@ echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
 command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/install-deps.sh)"
 command -v unshare >/dev/null || skip_all "unshare missing (util-linux)"
-[ -x "$TESTS/mpi_osc" ] || skip_all "$TESTS/mpi_osc not built (libopenmpi-dev, make)"
+[ -x "$TESTS/mpi_osc" ] && [ -x "$TESTS/mpi_osc_fault" ] ||
+	skip_all "$TESTS/mpi_osc not built (libopenmpi-dev, make)"
 [ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"
 modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 modprobe wind 2>/dev/null
@@ -131,17 +135,22 @@ for r in $(seq 0 $((NRANKS - 1))); do
 	dsm0[$r]=$(stat_of "$PFX$r" InDsmWrites)
 done
 
+# osc_run: mpi_osc on NRANKS nodes, output in $TMP/mpi.log
+osc_run() {
+	timeout 600 mpirun --allow-run-as-root -np "$NRANKS" --host "$hosts" \
+		--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
+		--mca oob_tcp_if_include "$NET.0/24" \
+		-x FI_PROVIDER_PATH -x FI_WIND_STATS -x PATH \
+		--mca pml ob1 --mca btl ofi --mca btl_ofi_mode 2 \
+		--mca opal_common_ofi_provider_include wind \
+		--mca osc rdma --mca osc_rdma_btls ofi \
+		--mca btl_base_verbose 100 --mca opal_common_ofi_verbose 100 \
+		--mca osc_base_verbose 100 \
+		"$TESTS/mpi_osc" > "$TMP/mpi.log" 2>&1
+}
+
 # 1: mpi_osc on NRANKS nodes
-timeout 600 mpirun --allow-run-as-root -np "$NRANKS" --host "$hosts" \
-	--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
-	--mca oob_tcp_if_include "$NET.0/24" \
-	-x FI_PROVIDER_PATH -x FI_WIND_STATS -x PATH \
-	--mca pml ob1 --mca btl ofi --mca btl_ofi_mode 2 \
-	--mca opal_common_ofi_provider_include wind \
-	--mca osc rdma --mca osc_rdma_btls ofi \
-	--mca btl_base_verbose 100 --mca opal_common_ofi_verbose 100 \
-	--mca osc_base_verbose 100 \
-	"$TESTS/mpi_osc" > "$TMP/mpi.log" 2>&1
+osc_run
 rc=$?
 [ -n "${WIND_OSC_LOG:-}" ] && cp "$TMP/mpi.log" "$WIND_OSC_LOG"
 grep 'mpi_osc' "$TMP/mpi.log" | diag
@@ -195,6 +204,59 @@ for r in $(seq 0 $((NRANKS - 1))); do
 	[ "$d" -ge 1 ] || rc=1
 done
 result $rc "fi_write went as Direct Map messages (InDsmWrites moved in every rank's namespace)"
+
+# 6: 1% loss on every rank's link changes no result
+for r in $(seq 0 $((NRANKS - 1))); do
+	tc -n "$PFX$r" qdisc add dev eth0 root netem loss 1% 2>&1 | diag
+done
+rtx0=$(stat_of "${PFX}0" OutRetransmits)
+osc_run
+rc=$?
+rtx1=$(stat_of "${PFX}0" OutRetransmits)
+grep 'mpi_osc' "$TMP/mpi.log" | diag
+echo "# rank 0 namespace: Wind OutRetransmits +$(( ${rtx1:-0} - ${rtx0:-0} ))"
+[ $rc = 0 ] && grep -q "mpi_osc: OK ($NRANKS ranks" "$TMP/mpi.log"
+result $? "mpi_osc on $NRANKS nodes through 1% loss on every link (exit $rc)"
+[ $rc != 0 ] && tail -n 60 "$TMP/mpi.log" | diag
+for r in $(seq 0 $((NRANKS - 1))); do
+	tc -n "$PFX$r" qdisc del dev eth0 root 2>/dev/null
+done
+
+# 7: rank 1's link goes down while the two ranks run atomics on each
+# other's windows: rank 0 must end in an error, not hang (the initiator
+# of an unanswered request probes its target after FI_WIND_PROBE_MS, Wind
+# reports it unreachable within its bound, the atomic completes in error
+# and btl ofi aborts).  mpirun then cannot reach rank 1's orted through
+# the dead link to end the job: the link comes back up once rank 0 has
+# failed (or after 150 s), so that the job can be torn down.
+rm -f "$TMP/ready"
+timeout 300 mpirun --allow-run-as-root -np 2 --host "$NET.1,$NET.2" \
+	--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
+	--mca oob_tcp_if_include "$NET.0/24" \
+	-x FI_PROVIDER_PATH -x PATH \
+	--mca pml ob1 --mca btl ofi --mca btl_ofi_mode 2 \
+	--mca opal_common_ofi_provider_include wind \
+	--mca osc rdma --mca osc_rdma_btls ofi \
+	"$TESTS/mpi_osc_fault" "$TMP/ready" > "$TMP/fault.log" 2>&1 &
+mpid=$!
+failed_in=
+if poll 120 test -e "$TMP/ready"; then
+	ip -n "${PFX}1" link set eth0 down
+	cut=$SECONDS
+	if poll 150 grep -q 'BTL OFI will now abort\|mpi_osc_fault: rank 0: MPI error' "$TMP/fault.log"; then
+		failed_in=$((SECONDS - cut))
+	fi
+else
+	echo "# mpi_osc_fault never got ready"
+fi
+ip -n "${PFX}1" link set eth0 up
+wait $mpid
+rc=$?
+grep -i 'mpi_osc_fault\|will now abort' "$TMP/fault.log" | sed 's/after [0-9]* rounds/after N rounds/' |
+	sort -u | head -8 | diag
+echo "# rank 0 failed ${failed_in:-never (150 s)} s after the link went down; mpirun exit $rc"
+[ -n "$failed_in" ] && [ $rc != 0 ]
+result $? "a rank losing its link during one-sided atomics: its peer ends in an error, not a hang (${failed_in:-no error} s)"
 
 [ $failed = 0 ] && exit 0
 exit 1

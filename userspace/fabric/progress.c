@@ -335,6 +335,33 @@ static void send_probes(struct wfi_ep *ep)
 			       (const struct sockaddr *)sin, sizeof(*sin));
 		}
 	}
+	/* RMA requests whose answer is late: the target may have died after
+	 * its kernel took the request (or closed without serving it) */
+	{
+		struct wfi_list *pos;
+
+		last = FI_ADDR_NOTAVAIL;
+		for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+			struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+			const struct sockaddr_in *sin;
+
+			if (now < p->probe_at)
+				continue;
+			p->probe_at = now + ep->probe_ms;
+			sin = wfi_av_addr(ep->av, p->dest);
+			if (!sin || p->dest == last)
+				continue;
+			last = p->dest;
+			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+			       (const struct sockaddr *)sin, sizeof(*sin));
+		}
+	}
+}
+
+int64_t wfi_now_ms(void)
+{
+	return now_ms();
 }
 
 void wfi_ep_progress(struct wfi_ep *ep)
@@ -349,7 +376,8 @@ void wfi_ep_progress(struct wfi_ep *ep)
 	 * 64th time in case the socket never runs empty. */
 	if (++ep->progress_calls % 64 == 0) {
 		errs = true;
-		if (ep->ndirected && ep->probe_ms)
+		if ((ep->ndirected || !wfi_list_empty(&ep->pending)) &&
+		    ep->probe_ms)
 			send_probes(ep);
 	}
 	for (i = 0; i < 256; i++) {

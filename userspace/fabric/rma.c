@@ -358,6 +358,7 @@ static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 		free(p);
 		return 0;
 	}
+	p->probe_at = wfi_now_ms() + ep->probe_ms;
 	wfi_list_add_tail(&ep->pending, &p->link);
 	return 0;
 }

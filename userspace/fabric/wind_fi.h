@@ -263,6 +263,7 @@ struct wfi_pend {
 	uint64_t		flags;	/* op flags */
 	uint64_t		cqflags;	/* FI_RMA | FI_WRITE ... */
 	bool			is_read;	/* counts on read_cntr */
+	int64_t			probe_at;	/* ms: probe the target then */
 	struct iovec		res[WFI_IOV_LIMIT];	/* where the reply's data goes */
 	size_t			nres;
 	size_t			reslen;
@@ -312,6 +313,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+int64_t wfi_now_ms(void);
 ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
 		 bool has_data, void *context, uint64_t flags);
