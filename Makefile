@@ -8,6 +8,8 @@
 #   make demo         boot a QEMU cluster and run the S-DSM apps over Wind
 #                     and UDP (scripts/demo)
 #   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
+#   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP
+#                     (scripts/bench-mpi)
 #   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
 #   make unit         host-side unit tests (tests/unit)
@@ -81,7 +83,7 @@ check:
 
 # Each of these: deps, then the build and the run in a new make (run-TARGET)
 # that sees the kernels deps may just have installed.
-vm demo demo-api bench-dsm bench fuzz: deps
+vm demo demo-api bench-dsm bench bench-mpi fuzz: deps
 	+@$(MAKE) --no-print-directory run-$@
 
 run-vm: build
@@ -184,6 +186,14 @@ run-bench: build
 	$(CURDIR)/scripts/bench
 
 .PHONY: bench run-bench
+
+# --- bench-mpi: libfabric and MPI over Wind beside TCP (scripts/bench-mpi) ---
+# One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd and the raw
+# Wind round trip; an mpi4py ping-pong over Wind and over Open MPI's TCP.
+run-bench-mpi: build
+	$(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
+
+.PHONY: bench-mpi run-bench-mpi
 # --- end bench ----------------------------------------------------------------
 
 # --- clean ------------------------------------------------------------------

@@ -4,7 +4,12 @@
 # libwind-fi.so, the libfabric provider "wind": fi_info lists it with what
 # it claims; fi_wind_test checks tagged matching (unexpected messages,
 # wildcards, directed receives, 0 B to 16 MiB, 256 outstanding, remote CQ
-# data, inject, truncation, cancel, a dead peer) byte for byte; Debian's
+# data, inject, truncation, cancel, a dead peer) byte for byte;
+# fi_rma_test checks FI_RMA and FI_ATOMIC (writes, with remote CQ data,
+# reads, atomics of several types, refused keys, ranges and access, MRs
+# sharing a page, a read from a closed endpoint failing) with
+# the provider's keys (fi_write as Direct Map, InDsmWrites must move) and
+# with the application's (fi_write through the target's progress); Debian's
 # fi_pingpong (a client nobody here wrote) runs over it, msg and tagged,
 # with its data checks, at several sizes; and Wind's counters show that
 # the traffic went over Wind.  KTAP output.
@@ -17,7 +22,7 @@
 set -u
 
 ksft_skip=4
-NTESTS=7
+NTESTS=9
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
@@ -26,6 +31,7 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTPROG=$PROVDIR/tests/fi_wind_test
+RMAPROG=$PROVDIR/tests/fi_rma_test
 TMP=$(mktemp -d /tmp/wind_fabric.XXXXXX)
 export FI_PROVIDER_PATH=$PROVDIR
 
@@ -73,6 +79,7 @@ command -v fi_info >/dev/null || skip_all "fi_info missing (libfabric-bin, scrip
 command -v fi_pingpong >/dev/null || skip_all "fi_pingpong missing (libfabric-bin)"
 [ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"
 [ -x "$TESTPROG" ] || skip_all "$TESTPROG not built (make)"
+[ -x "$RMAPROG" ] || skip_all "$RMAPROG not built (make)"
 modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 modprobe wind 2>/dev/null
 echo "1..$NTESTS"
@@ -98,16 +105,19 @@ grep -E '^ *(caps|type|max_msg_size|mem_tag_format|data_progress|threading|cq_da
 	"$TMP/info.log" | sort -u | diag
 [ $rc = 0 ] && grep -q 'prov_name: wind' "$TMP/info.log" &&
 	grep -q 'type: FI_EP_RDM' "$TMP/info.log" &&
-	grep -q 'caps: \[ FI_MSG, FI_TAGGED, FI_RECV, FI_SEND.*FI_DIRECTED_RECV' "$TMP/info.log" &&
+	grep -q 'caps: \[ FI_MSG, FI_RMA, FI_TAGGED, FI_ATOMIC, FI_READ, FI_WRITE, FI_RECV, FI_SEND, FI_REMOTE_READ, FI_REMOTE_WRITE,.*FI_DIRECTED_RECV' "$TMP/info.log" &&
 	grep -q 'max_msg_size: 16777216' "$TMP/info.log" &&
 	grep -q 'data_progress: FI_PROGRESS_MANUAL' "$TMP/info.log"
-result $? "fi_info -p wind: FI_EP_RDM, FI_MSG|FI_TAGGED|FI_DIRECTED_RECV, 16 MiB messages, manual progress"
+result $? "fi_info -p wind: FI_EP_RDM, FI_MSG|FI_RMA|FI_TAGGED|FI_ATOMIC|FI_DIRECTED_RECV, 16 MiB messages, manual progress"
 
-# 2: hints it cannot meet give no provider (it does not claim FI_RMA)
-ip netns exec "$A" fi_info -p wind -c FI_RMA > "$TMP/rma.log" 2>&1
+# 2: FI_RMA and FI_ATOMIC are claimed; hints it cannot meet give no provider
+ip netns exec "$A" fi_info -p wind -c 'FI_RMA|FI_ATOMIC' > "$TMP/rma.log" 2>&1
 rc=$?
-[ $rc != 0 ] && ! grep -q 'provider: wind' "$TMP/rma.log"
-result $? "fi_info -p wind -c FI_RMA: no match (exit $rc)"
+ip netns exec "$A" fi_info -p wind -t FI_EP_MSG > "$TMP/msgep.log" 2>&1
+rc2=$?
+[ $rc = 0 ] && grep -q 'provider: wind' "$TMP/rma.log" &&
+	[ $rc2 != 0 ] && ! grep -q 'provider: wind' "$TMP/msgep.log"
+result $? "fi_info -p wind -c FI_RMA|FI_ATOMIC: listed (exit $rc); -t FI_EP_MSG: no match (exit $rc2)"
 
 # 3: fi_wind_test between the namespaces
 # no probes of waiting directed receives: the count below is exact
@@ -142,6 +152,51 @@ result $? "each libfabric message was one Wind message (InMessages +$delta, expe
 
 unset FI_WIND_PROBE_MS
 
+# rma KEYS: fi_rma_test, server in B, client in A
+rma() {
+	local keys=$1 sp crc src
+	rm -f "$TMP/rname"
+	ip netns exec "$B" timeout 300 "$RMAPROG" server "$TMP/rname" "$keys" > "$TMP/rs.log" 2>&1 &
+	sp=$!
+	pids+=($sp)
+	if poll 30 test -s "$TMP/rname"; then
+		ip netns exec "$A" env FI_WIND_STATS=1 timeout 300 "$RMAPROG" client "$TMP/rname" "$keys" > "$TMP/rc.log" 2>&1
+		crc=$?
+	else
+		echo "# fi_rma_test server did not come up"
+		crc=1
+	fi
+	wait $sp
+	src=$?
+	diag < "$TMP/rs.log"
+	diag < "$TMP/rc.log"
+	[ $crc = 0 ] && [ $src = 0 ] &&
+		grep -q "fi_rma_test: OK ($([ "$keys" = prov ] && echo provider || echo user) keys)" "$TMP/rc.log"
+}
+
+# 5: provider's keys: fi_write is a Direct Map message into the region
+dsm0=$(wind_stat "$B" InDsmWrites)
+rma prov
+rc=$?
+dsm1=$(wind_stat "$B" InDsmWrites)
+echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
+# Direct Map: the write, the writedata and the first of the MRs sharing a
+# page; software: the wrong key (refused by the target's kernel, sent
+# again), the read-only MR, the second of the MRs sharing a page
+[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 3 ] &&
+	grep -q 'RMA writes 3 Direct Map, 3 software' "$TMP/rc.log"
+result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals, MRs sharing a page, a closed peer"
+
+# 6: application's keys: everything through the target's progress
+dsm0=$(wind_stat "$B" InDsmWrites)
+rma user
+rc=$?
+dsm1=$(wind_stat "$B" InDsmWrites)
+echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
+[ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ] &&
+	grep -q 'RMA writes 0 Direct Map, 6 software' "$TMP/rc.log"
+result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, a closed peer (no Direct Map)"
+
 # pingpong MODE SIZE PORT: Debian's fi_pingpong, server in B, client in A
 pingpong() {
 	local mode=$1 size=$2 port=$3 sp rc
@@ -161,7 +216,7 @@ pingpong() {
 	return $rc
 }
 
-# 5, 6: fi_pingpong at several sizes, msg and tagged
+# 7, 8: fi_pingpong at several sizes, msg and tagged
 port=47600
 for mode in msg tagged; do
 	rc=0
@@ -172,7 +227,7 @@ for mode in msg tagged; do
 	result $rc "fi_pingpong -p wind -e rdm -m $mode -c, 1 B, 4 KiB, 64 KiB, 1 MiB"
 done
 
-# 7: the kernel log stays clean (the harness checks it too); Wind's
+# 9: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
 errs=$(wind_stat "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]

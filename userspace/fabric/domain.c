@@ -12,24 +12,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "wind_fi.h"
 
-/* --- memory registration: local only (no FI_RMA yet) --- */
-
-struct wfi_mr {
-	struct fid_mr		mr;
-	struct wfi_domain	*dom;
-};
+/* --- memory registration ---
+ *
+ * An MR is what fi_mr_reg() names; one with FI_REMOTE_WRITE is also, when
+ * keys are the provider's (FI_MR_PROV_KEY), a Wind region on the socket
+ * of every endpoint of the domain (now, or when the endpoint opens): its
+ * pages, rounded out to whole pages, its id and key from the MR key.
+ * Remote operations name an MR by key and an offset into it (the
+ * provider does not ask for FI_MR_VIRT_ADDR).
+ */
 
 static int mr_close(struct fid *fid)
 {
 	struct wfi_mr *mr = wfi_container_of(fid, struct wfi_mr, mr.fid);
+	struct wfi_domain *dom = mr->dom;
+	struct wfi_list *pos;
 
-	pthread_mutex_lock(&mr->dom->lock);
-	mr->dom->refs--;
-	pthread_mutex_unlock(&mr->dom->lock);
+	pthread_mutex_lock(&dom->lock);
+	for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next)
+		wfi_region_del(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+	wfi_list_del(&mr->link);
+	dom->refs--;
+	pthread_mutex_unlock(&dom->lock);
 	free(mr);
 	return 0;
 }
@@ -42,16 +51,31 @@ static struct fi_ops mr_fi_ops = {
 	.ops_open = wfi_no_ops_open,
 };
 
+static bool key_used(struct wfi_domain *dom, uint64_t key)
+{
+	struct wfi_list *pos;
+
+	for (pos = dom->mrs.next; pos != &dom->mrs; pos = pos->next)
+		if (wfi_container_of(pos, struct wfi_mr, link)->mr.key == key)
+			return true;
+	return false;
+}
+
 static int mr_reg(struct fid *fid, const void *buf, size_t len,
 		  uint64_t access, uint64_t offset, uint64_t requested_key,
 		  uint64_t flags, struct fid_mr **mrp, void *context)
 {
 	struct wfi_domain *dom = wfi_container_of(fid, struct wfi_domain, domain.fid);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct wfi_list *pos;
 	struct wfi_mr *mr;
 
-	(void)buf; (void)len; (void)offset; (void)flags;
-	if (access & (FI_REMOTE_READ | FI_REMOTE_WRITE))
-		return -FI_ENOSYS;	/* no FI_RMA */
+	(void)offset;
+	if (flags)
+		return -FI_EBADFLAGS;
+	if (!access)
+		access = FI_SEND | FI_RECV | FI_READ | FI_WRITE |
+			 FI_REMOTE_READ | FI_REMOTE_WRITE;
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -FI_ENOMEM;
@@ -59,9 +83,48 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 	mr->mr.fid.context = context;
 	mr->mr.fid.ops = &mr_fi_ops;
 	mr->mr.mem_desc = NULL;
-	mr->mr.key = requested_key;
 	mr->dom = dom;
+	mr->addr = (char *)buf;
+	mr->len = len;
+	mr->access = access;
+	mr->rbase = (uintptr_t)buf & ~(page - 1);
+	mr->rlen = (((uintptr_t)buf + len + page - 1) & ~(page - 1)) - mr->rbase;
+
 	pthread_mutex_lock(&dom->lock);
+	if (dom->mr_mode & FI_MR_PROV_KEY) {
+		do
+			mr->mr.key = wfi_mr_key(dom, mr);
+		while (key_used(dom, mr->mr.key) ||
+		       key_used(dom, mr->mr.key | WFI_KEY_DM));
+		/* Direct Map needs offsets: the key tells where the region
+		 * starts relative to the MR, not where the MR is */
+		if ((access & FI_REMOTE_WRITE) && len && mr->rlen <= (1ULL << 30) &&
+		    !(dom->mr_mode & FI_MR_VIRT_ADDR)) {
+			int neps = 0, nok = 0;
+
+			mr->mr.key |= WFI_KEY_DM;
+			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next) {
+				neps++;
+				nok += !wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+			}
+			/* no socket took it (it shares a page with another
+			 * region, or RLIMIT_MEMLOCK): no Direct Map attempts.
+			 * Endpoints opened later try again; a write their
+			 * socket refuses goes the software way. */
+			if (neps && !nok)
+				mr->mr.key &= ~WFI_KEY_DM;
+		} else {
+			mr->region = 0;
+		}
+	} else {
+		if (key_used(dom, requested_key)) {
+			pthread_mutex_unlock(&dom->lock);
+			free(mr);
+			return -FI_ENOKEY;
+		}
+		mr->mr.key = requested_key;
+	}
+	wfi_list_add_tail(&dom->mrs, &mr->link);
 	dom->refs++;
 	pthread_mutex_unlock(&dom->lock);
 	*mrp = &mr->mr;
@@ -385,13 +448,6 @@ static int no_srx_ctx(struct fid_domain *d, struct fi_rx_attr *a,
 	return -FI_ENOSYS;
 }
 
-static int no_query_atomic(struct fid_domain *d, enum fi_datatype dt,
-			   enum fi_op op, struct fi_atomic_attr *a, uint64_t f)
-{
-	(void)d; (void)dt; (void)op; (void)a; (void)f;
-	return -FI_ENOSYS;
-}
-
 static int no_query_collective(struct fid_domain *d, enum fi_collective_op op,
 			       struct fi_collective_attr *a, uint64_t f)
 {
@@ -409,7 +465,7 @@ static struct fi_ops_domain domain_ops = {
 	.poll_open = no_poll_open,
 	.stx_ctx = no_stx_ctx,
 	.srx_ctx = no_srx_ctx,
-	.query_atomic = no_query_atomic,
+	.query_atomic = wfi_query_atomic,
 	.query_collective = no_query_collective,
 };
 
@@ -426,6 +482,13 @@ int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	if (!dom)
 		return -FI_ENOMEM;
 	pthread_mutex_init(&dom->lock, NULL);
+	wfi_list_init(&dom->mrs);
+	wfi_list_init(&dom->eps);
+	dom->mr_mode = info && info->domain_attr ? info->domain_attr->mr_mode : 0;
+	if (dom->mr_mode == FI_MR_BASIC)
+		dom->mr_mode = FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
+	else if (dom->mr_mode == FI_MR_SCALABLE)
+		dom->mr_mode = 0;
 	dom->fab = fab;
 	dom->api_version = fabric->api_version ? fabric->api_version : fab->api_version;
 	dom->domain.fid.fclass = FI_CLASS_DOMAIN;

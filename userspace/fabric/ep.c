@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -156,6 +157,18 @@ static int ep_close(struct fid *fid)
 	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
 	struct wfi_domain *dom = ep->dom;
 
+	if (wfi_stats) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &ep->name.sin_addr, ip, sizeof(ip));
+		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software; reads %llu; atomics %llu; requests served %llu\n",
+			ip, ntohs(ep->name.sin_port),
+			(unsigned long long)ep->stat_dm_writes,
+			(unsigned long long)ep->stat_sw_writes,
+			(unsigned long long)ep->stat_reads,
+			(unsigned long long)ep->stat_atomics,
+			(unsigned long long)ep->stat_served);
+	}
 	pthread_mutex_lock(&dom->lock);
 	if (ep->tx_cq) {
 		wfi_detach(ep->tx_cq->eps, &ep->tx_cq->neps, ep);
@@ -175,9 +188,20 @@ static int ep_close(struct fid *fid)
 			wfi_detach(ep->recv_cntr->eps, &ep->recv_cntr->neps, ep);
 		ep->recv_cntr->refs--;
 	}
+	if (ep->read_cntr) {
+		wfi_detach(ep->read_cntr->eps, &ep->read_cntr->neps, ep);
+		ep->read_cntr->refs--;
+	}
+	if (ep->write_cntr) {
+		if (ep->write_cntr != ep->read_cntr)
+			wfi_detach(ep->write_cntr->eps, &ep->write_cntr->neps, ep);
+		ep->write_cntr->refs--;
+	}
 	if (ep->av)
 		ep->av->refs--;
 	wfi_ep_free_lists(ep);
+	wfi_rma_free(ep);
+	wfi_list_del(&ep->dlink);
 	dom->refs--;
 	pthread_mutex_unlock(&dom->lock);
 	/* close() flushes: Wind delivers what we queued, or gives up on a
@@ -237,9 +261,9 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	case FI_CLASS_CNTR: {
 		struct wfi_cntr *c = wfi_container_of(bfid, struct wfi_cntr, cntr.fid);
 
-		/* FI_READ, FI_WRITE and the remote ones never fire: no FI_RMA */
-		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE |
-			      FI_REMOTE_READ | FI_REMOTE_WRITE)) {
+		/* FI_REMOTE_READ and FI_REMOTE_WRITE would need FI_RMA_EVENT:
+		 * a Direct Map write never reaches the target process */
+		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE)) {
 			ret = -FI_EBADFLAGS;
 			break;
 		}
@@ -256,6 +280,18 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			if (ep->recv_cntr)
 				ep->recv_cntr->refs--;
 			ep->recv_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_READ) {
+			if (ep->read_cntr)
+				ep->read_cntr->refs--;
+			ep->read_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_WRITE) {
+			if (ep->write_cntr)
+				ep->write_cntr->refs--;
+			ep->write_cntr = c;
 			c->refs++;
 		}
 		break;
@@ -421,8 +457,23 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 	ep->ep.cm = &cm_ops;
 	ep->ep.msg = &wfi_msg_ops;
 	ep->ep.tagged = &wfi_tagged_ops;
+	ep->ep.rma = &wfi_rma_ops;
+	ep->ep.atomic = &wfi_atomic_ops;
+	wfi_list_init(&ep->pending);
 	pthread_mutex_lock(&dom->lock);
 	dom->refs++;
+	wfi_list_add_tail(&dom->eps, &ep->dlink);
+	/* the MRs registered before this endpoint: regions on its socket */
+	{
+		struct wfi_list *pos;
+
+		for (pos = dom->mrs.next; pos != &dom->mrs; pos = pos->next) {
+			struct wfi_mr *mr = wfi_container_of(pos, struct wfi_mr, link);
+
+			if (mr->mr.key & WFI_KEY_DM)
+				wfi_region_add(ep, mr);
+		}
+	}
 	pthread_mutex_unlock(&dom->lock);
 	*epp = &ep->ep;
 	return 0;

@@ -29,8 +29,8 @@
 
 /* --- completions --- */
 
-static void complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
-		     const struct wfi_cqe *cqe)
+void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
+		  const struct wfi_cqe *cqe)
 {
 	struct wfi_cq *cq = tx ? ep->tx_cq : ep->rx_cq;
 	struct wfi_cntr *cntr = tx ? ep->send_cntr : ep->recv_cntr;
@@ -144,7 +144,7 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		c.prov_errno = EMSGSIZE;
 		c.olen = len - got;
 	}
-	complete(ep, false, rx->flags, &c);
+	wfi_complete(ep, false, rx->flags, &c);
 }
 
 static int64_t now_ms(void)
@@ -180,6 +180,7 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 		"peer %s:%u failed: %s (%u messages lost)\n",
 		inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
 		strerror(err), lost);
+	wfi_rma_peer_failed(ep, peer, err);
 	/* Receives directed at the dead peer would never complete. */
 	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
 		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = next) {
@@ -200,7 +201,7 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			c.src = rx->src;
 			c.err = err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO;
 			c.prov_errno = err;
-			complete(ep, false, rx->flags, &c);
+			wfi_complete(ep, false, rx->flags, &c);
 			free(rx);
 		}
 	}
@@ -236,7 +237,7 @@ static void drain_errqueue(struct wfi_ep *ep)
 	}
 }
 
-static void discard_next(struct wfi_ep *ep)
+void wfi_discard_next(struct wfi_ep *ep)
 {
 	char b;
 	struct iovec iov = { &b, 0 };
@@ -334,6 +335,33 @@ static void send_probes(struct wfi_ep *ep)
 			       (const struct sockaddr *)sin, sizeof(*sin));
 		}
 	}
+	/* RMA requests whose answer is late: the target may have died after
+	 * its kernel took the request (or closed without serving it) */
+	{
+		struct wfi_list *pos;
+
+		last = FI_ADDR_NOTAVAIL;
+		for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+			struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+			const struct sockaddr_in *sin;
+
+			if (now < p->probe_at)
+				continue;
+			p->probe_at = now + ep->probe_ms;
+			sin = wfi_av_addr(ep->av, p->dest);
+			if (!sin || p->dest == last)
+				continue;
+			last = p->dest;
+			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+			       (const struct sockaddr *)sin, sizeof(*sin));
+		}
+	}
+}
+
+int64_t wfi_now_ms(void)
+{
+	return now_ms();
 }
 
 void wfi_ep_progress(struct wfi_ep *ep)
@@ -348,7 +376,8 @@ void wfi_ep_progress(struct wfi_ep *ep)
 	 * 64th time in case the socket never runs empty. */
 	if (++ep->progress_calls % 64 == 0) {
 		errs = true;
-		if (ep->ndirected && ep->probe_ms)
+		if ((ep->ndirected || !wfi_list_empty(&ep->pending)) &&
+		    ep->probe_ms)
 			send_probes(ep);
 	}
 	for (i = 0; i < 256; i++) {
@@ -372,11 +401,16 @@ void wfi_ep_progress(struct wfi_ep *ep)
 				errs = true;	/* a pending SO_ERROR */
 			break;
 		}
+		if (n >= (ssize_t)sizeof(h) && h.version == WFI_HDR_VERSION &&
+		    h.op >= WFI_OP_WRITE && h.op <= WFI_OP_WDATA) {
+			wfi_rma_incoming(ep, &h, n - sizeof(h), &from);
+			continue;
+		}
 		if (n < (ssize_t)sizeof(h) || h.version != WFI_HDR_VERSION ||
 		    (h.op != WFI_OP_MSG && h.op != WFI_OP_TAGGED)) {
 			if (n != sizeof(h) || h.op != WFI_OP_PROBE)
 				WFI_WARN(FI_LOG_EP_DATA, "dropping a malformed message\n");
-			discard_next(ep);
+			wfi_discard_next(ep);
 			continue;
 		}
 		len = n - sizeof(h);
@@ -472,7 +506,7 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		c.e.tag = tag;
 		c.err = map_errno(errno);
 		c.prov_errno = errno;
-		complete(ep, true, flags, &c);
+		wfi_complete(ep, true, flags, &c);
 		goto out;
 	}
 	{
@@ -481,7 +515,7 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 			.src = FI_ADDR_NOTAVAIL,
 		};
 
-		complete(ep, true, flags, &c);
+		wfi_complete(ep, true, flags, &c);
 	}
 out:
 	pthread_mutex_unlock(&ep->dom->lock);
@@ -572,7 +606,7 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 				.err = FI_ENOMSG,
 			};
 
-			complete(ep, false, flags, &c);
+			wfi_complete(ep, false, flags, &c);
 		} else if (flags & FI_DISCARD) {
 			unexp_deliver(ep, rx, u, true);
 		} else {
@@ -591,7 +625,7 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 				u->claim = context;
 				((struct fi_context *)context)->internal[0] = u;
 			}
-			complete(ep, false, flags | FI_COMPLETION, &c);
+			wfi_complete(ep, false, flags | FI_COMPLETION, &c);
 		}
 		goto out_free;
 	}
@@ -636,7 +670,7 @@ ssize_t wfi_ep_cancel(fid_t fid, void *context)
 			c.e.tag = rx->tag;
 			c.err = FI_ECANCELED;
 			c.prov_errno = ECANCELED;
-			complete(ep, false, rx->flags, &c);
+			wfi_complete(ep, false, rx->flags, &c);
 			free(rx);
 			ret = 0;
 			break;

@@ -84,8 +84,8 @@ static bool tx_ok(const struct fi_tx_attr *h)
 	if (!subset(h->comp_order, FI_ORDER_STRICT))
 		NOMATCH("(!subset(h->comp_order, FI_ORDER_STRICT))");
 	if (h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE ||
-	    h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit)
-		NOMATCH("(h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE || h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit)");
+	    h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit > 1)
+		NOMATCH("(h->inject_size > WFI_INJECT_SIZE || h->size > WFI_QUEUE_SIZE || h->iov_limit > WFI_IOV_LIMIT || h->rma_iov_limit > 1)");
 	return true;
 }
 
@@ -158,21 +158,29 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 				FI_LOCAL_COMM | FI_REMOTE_COMM));
 		if (!(caps & (FI_SEND | FI_RECV)))
 			caps |= FI_SEND | FI_RECV;
+		if ((caps & (FI_RMA | FI_ATOMIC)) &&
+		    !(caps & (FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)))
+			caps |= FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 	}
 	fi->caps = caps;
 	fi->mode = 0;
 	fi->addr_format = FI_SOCKADDR_IN;
 
-	fi->tx_attr->caps = caps & ~(FI_RECV | FI_DIRECTED_RECV | FI_SOURCE);
+	fi->tx_attr->caps = caps & ~(FI_RECV | FI_DIRECTED_RECV | FI_SOURCE |
+				     FI_REMOTE_READ | FI_REMOTE_WRITE);
 	fi->tx_attr->op_flags = hints && hints->tx_attr ? hints->tx_attr->op_flags : 0;
 	fi->tx_attr->msg_order = FI_ORDER_SAS;
-	fi->tx_attr->comp_order = FI_ORDER_STRICT;
+	/* sends complete in order; a Direct Map write completes in the
+	 * call, before reads and atomics posted earlier whose answers are
+	 * still on their way: with FI_RMA or FI_ATOMIC, no completion order */
+	fi->tx_attr->comp_order = (caps & (FI_RMA | FI_ATOMIC)) ?
+				  FI_ORDER_NONE : FI_ORDER_STRICT;
 	fi->tx_attr->inject_size = WFI_INJECT_SIZE;
 	fi->tx_attr->size = WFI_QUEUE_SIZE;
 	fi->tx_attr->iov_limit = WFI_IOV_LIMIT;
-	fi->tx_attr->rma_iov_limit = 0;
+	fi->tx_attr->rma_iov_limit = (caps & (FI_RMA | FI_ATOMIC)) ? 1 : 0;
 
-	fi->rx_attr->caps = caps & ~FI_SEND;
+	fi->rx_attr->caps = caps & ~(FI_SEND | FI_READ | FI_WRITE);
 	fi->rx_attr->op_flags = hints && hints->rx_attr ? hints->rx_attr->op_flags : 0;
 	fi->rx_attr->msg_order = FI_ORDER_SAS;
 	fi->rx_attr->comp_order = FI_ORDER_NONE;
@@ -194,10 +202,15 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 	fi->domain_attr->data_progress = FI_PROGRESS_MANUAL;
 	fi->domain_attr->resource_mgmt = FI_RM_ENABLED;
 	fi->domain_attr->av_type = hd ? hd->av_type : FI_AV_UNSPEC;
+	/* Keys of our own (FI_MR_PROV_KEY) when the caller copes with them:
+	 * they make fi_write a Direct Map message.  Remote addresses are
+	 * offsets into the MR (no FI_MR_VIRT_ADDR), except in FI_MR_BASIC. */
 	if (FI_VERSION_LT(version, FI_VERSION(1, 5)))
 		fi->domain_attr->mr_mode = hd && hd->mr_mode ? hd->mr_mode : FI_MR_SCALABLE;
 	else if (hd && (hd->mr_mode == FI_MR_BASIC || hd->mr_mode == FI_MR_SCALABLE))
 		fi->domain_attr->mr_mode = hd->mr_mode;
+	else if (hd && (hd->mr_mode & FI_MR_PROV_KEY))
+		fi->domain_attr->mr_mode = FI_MR_PROV_KEY;
 	else
 		fi->domain_attr->mr_mode = 0;
 	fi->domain_attr->mr_key_size = 8;
@@ -269,6 +282,9 @@ int wfi_getinfo(uint32_t version, const char *node, const char *service,
 		if (hints->fabric_attr && hints->fabric_attr->name &&
 		    strcmp(hints->fabric_attr->name, WFI_NAME))
 			return -FI_ENODATA;
+		if ((hints->caps & (FI_RMA | FI_ATOMIC)) && hints->tx_attr &&
+		    hints->tx_attr->comp_order)
+			return -FI_ENODATA;	/* see fill_info() */
 		if (!ep_ok(hints->ep_attr) || !tx_ok(hints->tx_attr) ||
 		    !rx_ok(hints->rx_attr, unexp_max) ||
 		    !domain_ok(hints->domain_attr))
@@ -379,6 +395,7 @@ int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 }
 
 int wfi_yield = 1;
+int wfi_stats;
 
 static void wfi_cleanup(void)
 {
@@ -407,6 +424,9 @@ FI_EXT_INI
 			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
 			"Yield the CPU when a CQ read finds nothing (default 1: ranks sharing a core let each other run)");
+	fi_param_define(&wfi_prov, "stats", FI_PARAM_BOOL,
+			"Print each endpoint's RMA and atomic counts to stderr when it closes (default 0)");
 	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);
+	fi_param_get_bool(&wfi_prov, "stats", &wfi_stats);
 	return &wfi_prov;
 }

@@ -25,6 +25,8 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
+#include <rdma/fi_rma.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/providers/fi_prov.h>
 #include <rdma/providers/fi_log.h>
 
@@ -40,8 +42,13 @@
 #define WFI_QUEUE_SIZE		65536
 #define WFI_CQ_DATA_SIZE	8
 
+/* The largest atomic: this many bytes of operands per operation */
+#define WFI_ATOMIC_MAX		65536
+
+#define WFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
+			 FI_REMOTE_READ | FI_REMOTE_WRITE)
 #define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
-			 FI_DIRECTED_RECV | FI_SOURCE | \
+			 FI_DIRECTED_RECV | FI_SOURCE | WFI_RMA_CAPS | \
 			 FI_LOCAL_COMM | FI_REMOTE_COMM)
 
 /* On the wire, in front of every payload (host byte order: both ends are
@@ -58,8 +65,34 @@ struct wfi_hdr {
 /* WFI_OP_PROBE: no payload, dropped by the receiver; sent to a peer a
  * directed receive has waited on for FI_WIND_PROBE_MS, so that Wind
  * finds out (and reports) when that peer is gone. */
-enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3 };
+enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3,
+/* RMA and atomics (rma.c).  A request carries a struct wfi_rma after the
+ * header; the target's progress applies it to a registered MR and sends
+ * WFI_OP_RESP (tag: the request id; reserved: 0 or a positive FI_E*;
+ * payload: the data read or fetched).  WFI_OP_WDATA is the header a
+ * Direct Map write with remote CQ data leaves in the target's socket
+ * (WIND_DSM_HEADER_THROUGH), the data itself already in place. */
+       WFI_OP_WRITE = 4, WFI_OP_READ = 5, WFI_OP_ATOMIC = 6,
+       WFI_OP_RESP = 7, WFI_OP_WDATA = 8 };
 #define WFI_HF_DATA	0x1
+#define WFI_HF_FETCH	0x2	/* atomic: send the old values back */
+#define WFI_HF_COMPARE	0x4	/* atomic: operands are followed by compares */
+
+struct wfi_rma {
+	uint64_t	key;
+	uint64_t	addr;	/* offset into the MR (no FI_MR_VIRT_ADDR) */
+	uint64_t	len;	/* bytes written or read; atomics: operand bytes */
+	uint32_t	datatype;	/* atomics: enum fi_datatype */
+	uint32_t	aop;		/* atomics: enum fi_op */
+};
+
+/* MR keys (FI_MR_PROV_KEY): bit 63 set when the MR is also a Wind region
+ * on the endpoints' sockets, so that fi_write may be a Direct Map message;
+ * bits 12-43 the region id, bits 0-11 the MR's offset into its first page
+ * (the region starts at that page), bits 44-62 random. */
+#define WFI_KEY_DM		(1ULL << 63)
+#define WFI_KEY_REGION(k)	((uint32_t)((k) >> 12))
+#define WFI_KEY_PGOFF(k)	((k) & 0xfffULL)
 
 struct wfi_list {
 	struct wfi_list *next, *prev;
@@ -98,13 +131,33 @@ struct wfi_fabric {
 	uint32_t		api_version;
 };
 
+struct wfi_ep;
+struct wfi_mr;
+
 struct wfi_domain {
 	struct fid_domain	domain;
 	struct wfi_fabric	*fab;
 	pthread_mutex_t		lock;	/* everything of this domain */
 	uint32_t		api_version;
 	enum fi_av_type		av_type;
+	uint64_t		mr_mode;	/* what fi_getinfo returned */
 	int			refs;	/* objects opened on it */
+	struct wfi_list		mrs;	/* struct wfi_mr */
+	struct wfi_list		eps;	/* struct wfi_ep, for regions */
+	uint32_t		next_region;
+	uint64_t		next_key;	/* keys without FI_MR_PROV_KEY */
+};
+
+/* A memory registration: local, or remote-accessible (FI_REMOTE_*). */
+struct wfi_mr {
+	struct fid_mr		mr;
+	struct wfi_domain	*dom;
+	struct wfi_list		link;	/* dom->mrs */
+	char			*addr;
+	size_t			len;
+	uint64_t		access;
+	uint32_t		region;	/* Wind region id, 0: none */
+	uint64_t		rbase, rlen;	/* the region: whole pages */
 };
 
 /* AV: fi_addr_t is an index into addrs (FI_AV_TABLE and FI_AV_MAP alike). */
@@ -126,8 +179,6 @@ struct wfi_cqe {
 	int			prov_errno;
 	size_t			olen;
 };
-
-struct wfi_ep;
 
 struct wfi_cq {
 	struct fid_cq		cq;
@@ -194,10 +245,33 @@ struct wfi_ep {
 	unsigned int		progress_calls;
 	size_t			ndirected;	/* posted directed receives */
 	int64_t			probe_ms;	/* 0: no probes */
+	struct wfi_list		dlink;		/* dom->eps */
+	struct wfi_cntr		*read_cntr, *write_cntr;
+	struct wfi_list		pending;	/* struct wfi_pend: RMA in flight */
+	uint64_t		next_id;
+	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
+	uint64_t		stat_reads, stat_atomics;
+	uint64_t		stat_served;	/* requests applied as target */
+};
+
+/* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
+struct wfi_pend {
+	struct wfi_list		link;
+	uint64_t		id;
+	fi_addr_t		dest;
+	void			*context;
+	uint64_t		flags;	/* op flags */
+	uint64_t		cqflags;	/* FI_RMA | FI_WRITE ... */
+	bool			is_read;	/* counts on read_cntr */
+	int64_t			probe_at;	/* ms: probe the target then */
+	struct iovec		res[WFI_IOV_LIMIT];	/* where the reply's data goes */
+	size_t			nres;
+	size_t			reslen;
 };
 
 extern struct fi_provider wfi_prov;
 extern int wfi_yield;	/* FI_WIND_YIELD */
+extern int wfi_stats;	/* FI_WIND_STATS */
 
 #define WFI_WARN(subsys, ...) FI_WARN(&wfi_prov, subsys, __VA_ARGS__)
 
@@ -239,6 +313,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+int64_t wfi_now_ms(void);
 ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
 		 bool has_data, void *context, uint64_t flags);
@@ -247,6 +322,24 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		 void *context, uint64_t flags);
 ssize_t wfi_ep_cancel(fid_t fid, void *context);
 void wfi_ep_free_lists(struct wfi_ep *ep);
+
+/* rma.c */
+extern struct fi_ops_rma wfi_rma_ops;
+extern struct fi_ops_atomic wfi_atomic_ops;
+int wfi_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
+		     enum fi_op op, struct fi_atomic_attr *attr, uint64_t flags);
+/* progress: handle an RMA message whose header was peeked (lock held) */
+void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
+		      const struct sockaddr_in *from);
+void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			 int err);
+void wfi_rma_free(struct wfi_ep *ep);
+uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
+int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr);
+void wfi_region_del(struct wfi_ep *ep, struct wfi_mr *mr);
+void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
+		  const struct wfi_cqe *cqe);
+void wfi_discard_next(struct wfi_ep *ep);
 
 /* msg.c */
 extern struct fi_ops_msg wfi_msg_ops;

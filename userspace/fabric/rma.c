@@ -1,0 +1,1223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libwind-fi.so: FI_RMA and FI_ATOMIC.
+ *
+ * fi_write to an MR that is also a Wind region (key bit WFI_KEY_DM, see
+ * wind_fi.h) is one Direct Map message, sent sync-ordered: the target's
+ * kernel writes the payload into the registered pages at reassembly, with
+ * no help from the target process, and the send returns once the target
+ * acknowledged, i.e. once the data is in place (FI_DELIVERY_COMPLETE).
+ * With remote CQ data it is a Header Through message: the header that
+ * carries the data is queued to the target's socket and becomes an
+ * FI_REMOTE_WRITE completion there.  If the target refuses the Direct Map
+ * message (no such region on that socket: the MR overlapped another
+ * region, or RLIMIT_MEMLOCK), the write goes the software way.
+ *
+ * Everything else is a request to the target's progress engine (manual
+ * progress: the target must read its CQ): software writes, fi_read, and
+ * atomics.  The target checks the key, the access and the range against
+ * its MR, applies the operation (atomics with the CPU's atomic
+ * instructions, one element at a time, so that they are atomic with
+ * respect to the target's own CPU atomics too) and answers WFI_OP_RESP
+ * with the data read or fetched; the operation completes at the
+ * initiator when that answer arrives.  Requests are async-ordered Wind
+ * messages, so a target applies one initiator's requests in the order
+ * they were posted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include <linux/wind.h>
+
+#include "wind_fi.h"
+
+static inline struct wfi_ep *to_ep(struct fid_ep *fep)
+{
+	return wfi_container_of(fep, struct wfi_ep, ep);
+}
+
+static size_t iov_len(const struct iovec *iov, size_t n)
+{
+	size_t i, t = 0;
+
+	for (i = 0; i < n; i++)
+		t += iov[i].iov_len;
+	return t;
+}
+
+static int map_errno(int err)
+{
+	switch (err) {
+	case ETIMEDOUT:
+		return FI_ETIMEDOUT;
+	case ECONNREFUSED:
+		return FI_ECONNREFUSED;
+	case ECONNRESET:
+		return FI_ECONNRESET;
+	case EMSGSIZE:
+		return FI_EMSGSIZE;
+	case EACCES:
+		return FI_EACCES;
+	default:
+		return FI_EIO;
+	}
+}
+
+/* --- regions --- */
+
+int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr)
+{
+	struct wind_region r = {
+		.addr = mr->rbase, .len = mr->rlen,
+		.id = mr->region, .key = mr->mr.key,
+	};
+
+	if (!mr->region || ep->fd < 0)
+		return -FI_EINVAL;
+	if (setsockopt(ep->fd, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r))) {
+		FI_INFO(&wfi_prov, FI_LOG_MR,
+			"WIND_REGION_ADD %u (%#llx, %llu bytes): %s; fi_write to it goes the software way\n",
+			mr->region, (unsigned long long)r.addr,
+			(unsigned long long)r.len, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void wfi_region_del(struct wfi_ep *ep, struct wfi_mr *mr)
+{
+	if (mr->region && ep->fd >= 0)
+		setsockopt(ep->fd, SOL_WIND, WIND_REGION_DEL, &mr->region,
+			   sizeof(mr->region));
+}
+
+/* --- atomics: the arithmetic --- */
+
+static size_t dt_size(int dt)
+{
+	switch (dt) {
+	case FI_INT8: case FI_UINT8:
+		return 1;
+	case FI_INT16: case FI_UINT16:
+		return 2;
+	case FI_INT32: case FI_UINT32: case FI_FLOAT:
+		return 4;
+	case FI_INT64: case FI_UINT64: case FI_DOUBLE:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static bool dt_is_int(int dt)
+{
+	return dt >= FI_INT8 && dt <= FI_UINT64;
+}
+
+/* Is @op on @dt supported, and which atomic call carries it? */
+enum { AK_WRITE, AK_FETCH, AK_COMPARE };
+
+static bool op_valid(int dt, int op, int kind)
+{
+	if (!dt_size(dt))
+		return false;
+	switch (op) {
+	case FI_MIN: case FI_MAX: case FI_SUM: case FI_PROD:
+	case FI_ATOMIC_WRITE:
+		return kind != AK_COMPARE;
+	case FI_LOR: case FI_LAND: case FI_LXOR:
+	case FI_BOR: case FI_BAND: case FI_BXOR:
+		return kind != AK_COMPARE && dt_is_int(dt);
+	case FI_ATOMIC_READ:
+		return kind == AK_FETCH;
+	case FI_CSWAP: case FI_CSWAP_NE: case FI_CSWAP_LE:
+	case FI_CSWAP_LT: case FI_CSWAP_GE: case FI_CSWAP_GT:
+		return kind == AK_COMPARE;
+	case FI_MSWAP:
+		return kind == AK_COMPARE && dt_is_int(dt);
+	default:
+		return false;
+	}
+}
+
+/* new value of @cur under @op; false: leave the target as it is */
+#define CALC_COMMON(T)							\
+	T c, o = 0, k = 0, r;						\
+	memcpy(&c, cur, sizeof(T));					\
+	memcpy(&o, opnd, sizeof(T));					\
+	if (cmp)							\
+		memcpy(&k, cmp, sizeof(T));				\
+	switch (op) {							\
+	case FI_MIN: r = o < c ? o : c; break;				\
+	case FI_MAX: r = o > c ? o : c; break;				\
+	case FI_SUM: r = c + o; break;					\
+	case FI_PROD: r = c * o; break;					\
+	case FI_ATOMIC_WRITE: r = o; break;				\
+	case FI_CSWAP: if (!(k == c)) return false; r = o; break;	\
+	case FI_CSWAP_NE: if (!(k != c)) return false; r = o; break;	\
+	case FI_CSWAP_LE: if (!(k <= c)) return false; r = o; break;	\
+	case FI_CSWAP_LT: if (!(k < c)) return false; r = o; break;	\
+	case FI_CSWAP_GE: if (!(k >= c)) return false; r = o; break;	\
+	case FI_CSWAP_GT: if (!(k > c)) return false; r = o; break;
+
+#define CALC_INT(name, T)						\
+static bool calc_##name(int op, const void *cur, const void *opnd,	\
+			const void *cmp, void *out)			\
+{									\
+	CALC_COMMON(T)							\
+	case FI_LOR: r = c || o; break;					\
+	case FI_LAND: r = c && o; break;				\
+	case FI_LXOR: r = !c != !o; break;				\
+	case FI_BOR: r = c | o; break;					\
+	case FI_BAND: r = c & o; break;					\
+	case FI_BXOR: r = c ^ o; break;					\
+	case FI_MSWAP: r = (o & k) | (c & ~k); break;			\
+	default: return false;						\
+	}								\
+	memcpy(out, &r, sizeof(T));					\
+	return true;							\
+}
+
+#define CALC_FLT(name, T)						\
+static bool calc_##name(int op, const void *cur, const void *opnd,	\
+			const void *cmp, void *out)			\
+{									\
+	CALC_COMMON(T)							\
+	default: return false;						\
+	}								\
+	memcpy(out, &r, sizeof(T));					\
+	return true;							\
+}
+
+CALC_INT(i8, int8_t)
+CALC_INT(u8, uint8_t)
+CALC_INT(i16, int16_t)
+CALC_INT(u16, uint16_t)
+CALC_INT(i32, int32_t)
+CALC_INT(u32, uint32_t)
+CALC_INT(i64, int64_t)
+CALC_INT(u64, uint64_t)
+CALC_FLT(flt, float)
+CALC_FLT(dbl, double)
+
+typedef bool (*calc_fn)(int, const void *, const void *, const void *, void *);
+
+static calc_fn calc_of(int dt)
+{
+	static const calc_fn fns[] = {
+		[FI_INT8] = calc_i8, [FI_UINT8] = calc_u8,
+		[FI_INT16] = calc_i16, [FI_UINT16] = calc_u16,
+		[FI_INT32] = calc_i32, [FI_UINT32] = calc_u32,
+		[FI_INT64] = calc_i64, [FI_UINT64] = calc_u64,
+		[FI_FLOAT] = calc_flt, [FI_DOUBLE] = calc_dbl,
+	};
+
+	return dt >= 0 && dt <= FI_DOUBLE ? fns[dt] : NULL;
+}
+
+/* One element at @dst: a compare-and-swap loop, so that the update is
+ * atomic with respect to any other CPU atomic on that word. */
+#define APPLY_N(T)							\
+	do {								\
+		T cur = __atomic_load_n((T *)dst, __ATOMIC_SEQ_CST), nw; \
+		do {							\
+			if (op == FI_ATOMIC_READ ||			\
+			    !f(op, &cur, opnd, cmp, &nw))		\
+				break;					\
+		} while (!__atomic_compare_exchange_n((T *)dst, &cur, nw, \
+				false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)); \
+		if (old)						\
+			memcpy(old, &cur, sizeof(T));			\
+	} while (0)
+
+static void apply_elem(calc_fn f, int op, size_t sz, void *dst,
+		       const void *opnd, const void *cmp, void *old)
+{
+	switch (sz) {
+	case 1: APPLY_N(uint8_t); break;
+	case 2: APPLY_N(uint16_t); break;
+	case 4: APPLY_N(uint32_t); break;
+	case 8: APPLY_N(uint64_t); break;
+	}
+}
+
+/* --- completions of the initiator's operations --- */
+
+static void pend_complete(struct wfi_ep *ep, struct wfi_pend *p, int err,
+			  int prov_errno, size_t len)
+{
+	struct wfi_cq *cq = ep->tx_cq;
+	struct wfi_cntr *cntr = p->is_read ? ep->read_cntr : ep->write_cntr;
+	struct wfi_cqe c = {
+		.e = { .op_context = p->context, .flags = p->cqflags, .len = len },
+		.src = FI_ADDR_NOTAVAIL,
+		.err = err, .prov_errno = prov_errno,
+	};
+
+	if (err) {
+		if (cq)
+			wfi_cq_push(cq, &c);
+		if (cntr)
+			cntr->errs++;
+		return;
+	}
+	if (cq && (!ep->tx_selective || (p->flags & FI_COMPLETION)) &&
+	    !(p->flags & FI_INJECT))
+		wfi_cq_push(cq, &c);
+	if (cntr)
+		cntr->value++;
+}
+
+void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			 int err)
+{
+	struct wfi_list *pos, *next;
+
+	for (pos = ep->pending.next; pos != &ep->pending; pos = next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+		const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+
+		next = pos->next;
+		if (a && (a->sin_port != peer->sin_port ||
+			  a->sin_addr.s_addr != peer->sin_addr.s_addr))
+			continue;
+		wfi_list_del(&p->link);
+		pend_complete(ep, p, err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO,
+			      err, 0);
+		free(p);
+	}
+}
+
+void wfi_rma_free(struct wfi_ep *ep)
+{
+	while (!wfi_list_empty(&ep->pending)) {
+		struct wfi_list *e = ep->pending.next;
+
+		wfi_list_del(e);
+		free(wfi_container_of(e, struct wfi_pend, link));
+	}
+}
+
+/* --- the initiator --- */
+
+/* Send a request; on success it waits on ep->pending for its answer.
+ * Lock held. */
+static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
+			    uint16_t hflags, uint64_t data,
+			    const struct wfi_rma *rma,
+			    const struct iovec *pay, size_t npay,
+			    struct wfi_pend *p)
+{
+	struct iovec iov[2 * WFI_IOV_LIMIT + 2];
+	struct wfi_hdr h = {
+		.version = WFI_HDR_VERSION, .op = op, .flags = hflags,
+		.tag = 0, .data = data,
+	};
+	const struct sockaddr_in *sin;
+	struct sockaddr_in to;
+	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
+			     .msg_iov = iov };
+	ssize_t n;
+
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+	sin = wfi_av_addr(ep->av, dest);
+	if (!sin)
+		return -FI_EINVAL;
+	to = *sin;
+	p->id = ++ep->next_id;
+	p->dest = dest;
+	h.tag = p->id;
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = (void *)rma;
+	iov[1].iov_len = sizeof(*rma);
+	memcpy(&iov[2], pay, npay * sizeof(*pay));
+	mh.msg_iovlen = 2 + npay;
+	do {
+		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		switch (errno) {
+		case EAGAIN:
+		case ENOBUFS:
+		case ETIMEDOUT:
+		case ECONNREFUSED:
+		case ECONNRESET:
+			wfi_ep_progress(ep);
+			return -FI_EAGAIN;
+		case EMSGSIZE:
+			return -FI_EMSGSIZE;
+		}
+		pend_complete(ep, p, map_errno(errno), errno, 0);
+		free(p);
+		return 0;
+	}
+	p->probe_at = wfi_now_ms() + ep->probe_ms;
+	wfi_list_add_tail(&ep->pending, &p->link);
+	return 0;
+}
+
+static struct wfi_pend *pend_new(void *context, uint64_t flags,
+				 uint64_t cqflags, bool is_read)
+{
+	struct wfi_pend *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->context = context;
+	p->flags = flags;
+	p->cqflags = cqflags;
+	p->is_read = is_read;
+	return p;
+}
+
+/* A Direct Map write, sync: returns 0 once the target's kernel wrote it,
+ * 1 if the target refused it (no such region there), or -errno. The
+ * domain lock is dropped while the send waits for the acknowledgment. */
+static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
+		    const struct iovec *iov, size_t count, uint64_t addr,
+		    uint64_t key, bool has_data, uint64_t data)
+{
+	struct iovec v[WFI_IOV_LIMIT + 1];
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	struct wfi_hdr h = {
+		.version = WFI_HDR_VERSION, .op = WFI_OP_WDATA,
+		.flags = WFI_HF_DATA, .data = data,
+	};
+	struct wind_dsm dsm = {
+		.mode = has_data ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
+		.region = WFI_KEY_REGION(key),
+		.offset = WFI_KEY_PGOFF(key) + addr,
+		.key = key,
+		.hdr_len = has_data ? sizeof(h) : 0,
+	};
+	struct sockaddr_in dst = *to;
+	struct msghdr mh = {
+		.msg_name = &dst, .msg_namelen = sizeof(dst),
+		.msg_iov = v, .msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	size_t n = 0;
+	ssize_t r;
+	int fd = ep->fd;
+
+	if (has_data) {
+		v[n].iov_base = &h;
+		v[n++].iov_len = sizeof(h);
+	}
+	memcpy(&v[n], iov, count * sizeof(*iov));
+	mh.msg_iovlen = n + count;
+	memset(cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_WIND;
+	cm->cmsg_type = WIND_CMSG_DSM;
+	cm->cmsg_len = CMSG_LEN(sizeof(dsm));
+	memcpy(CMSG_DATA(cm), &dsm, sizeof(dsm));
+
+	pthread_mutex_unlock(&ep->dom->lock);
+	do {
+		r = sendmsg(fd, &mh, MSG_WIND_SYNC | MSG_NOSIGNAL);
+	} while (r < 0 && errno == EINTR);
+	pthread_mutex_lock(&ep->dom->lock);
+	if (r >= 0)
+		return 0;
+	if (errno == EACCES || errno == ERANGE || errno == EINVAL)
+		return 1;
+	return -errno;
+}
+
+static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
+			size_t count, fi_addr_t dest, uint64_t addr,
+			uint64_t key, bool has_data, uint64_t data,
+			void *context, uint64_t flags)
+{
+	size_t len = iov_len(iov, count);
+	struct wfi_rma rma = { .key = key, .addr = addr, .len = len };
+	struct wfi_pend *p;
+	ssize_t ret;
+
+	if (count > WFI_IOV_LIMIT)
+		return -FI_EINVAL;
+	if (len > WFI_MAX_MSG)
+		return -FI_EMSGSIZE;
+	if ((flags & FI_INJECT) && len > WFI_INJECT_SIZE)
+		return -FI_EMSGSIZE;
+	p = pend_new(context, flags, FI_RMA | FI_WRITE, false);
+	if (!p)
+		return -FI_ENOMEM;
+	pthread_mutex_lock(&ep->dom->lock);
+	if (!ep->enabled) {
+		ret = -FI_EOPBADSTATE;
+		goto out_free;
+	}
+	if ((key & WFI_KEY_DM) && len) {
+		const struct sockaddr_in *sin = wfi_av_addr(ep->av, dest);
+		struct sockaddr_in to;
+		int r;
+
+		if (!sin) {
+			ret = -FI_EINVAL;
+			goto out_free;
+		}
+		to = *sin;
+		r = dm_write(ep, &to, iov, count, addr, key, has_data, data);
+		if (r == 0) {
+			ep->stat_dm_writes++;
+			pend_complete(ep, p, 0, 0, 0);
+			ret = 0;
+			goto out_free;
+		}
+		if (r < 0) {
+			if (r == -EAGAIN || r == -ENOBUFS) {
+				ret = -FI_EAGAIN;
+				goto out_free;
+			}
+			if (flags & FI_INJECT) {
+				ret = -map_errno(-r);
+				goto out_free;
+			}
+			pend_complete(ep, p, map_errno(-r), -r, 0);
+			ret = 0;
+			goto out_free;
+		}
+		/* refused: the software way */
+	}
+	ep->stat_sw_writes++;
+	ret = send_request(ep, dest, WFI_OP_WRITE, has_data ? WFI_HF_DATA : 0,
+			   data, &rma, iov, count, p);
+	pthread_mutex_unlock(&ep->dom->lock);
+	if (ret)
+		free(p);
+	return ret;
+out_free:
+	pthread_mutex_unlock(&ep->dom->lock);
+	free(p);
+	return ret;
+}
+
+static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
+		       size_t count, fi_addr_t src, uint64_t addr, uint64_t key,
+		       void *context, uint64_t flags)
+{
+	size_t len = iov_len(iov, count);
+	struct wfi_rma rma = { .key = key, .addr = addr, .len = len };
+	struct wfi_pend *p;
+	ssize_t ret;
+
+	if (count > WFI_IOV_LIMIT)
+		return -FI_EINVAL;
+	if (len > WFI_MAX_MSG)
+		return -FI_EMSGSIZE;
+	p = pend_new(context, flags, FI_RMA | FI_READ, true);
+	if (!p)
+		return -FI_ENOMEM;
+	memcpy(p->res, iov, count * sizeof(*iov));
+	p->nres = count;
+	p->reslen = len;
+	pthread_mutex_lock(&ep->dom->lock);
+	ep->stat_reads++;
+	ret = send_request(ep, src, WFI_OP_READ, 0, 0, &rma, NULL, 0, p);
+	pthread_mutex_unlock(&ep->dom->lock);
+	if (ret)
+		free(p);
+	return ret;
+}
+
+/* fi_ioc arrays to iovecs of bytes */
+static int ioc_to_iov(const struct fi_ioc *ioc, size_t count, size_t sz,
+		      struct iovec *out, size_t *elems)
+{
+	size_t i;
+
+	if (count > WFI_IOV_LIMIT)
+		return -FI_EINVAL;
+	*elems = 0;
+	for (i = 0; i < count; i++) {
+		out[i].iov_base = ioc[i].addr;
+		out[i].iov_len = ioc[i].count * sz;
+		*elems += ioc[i].count;
+	}
+	return 0;
+}
+
+static ssize_t do_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
+			 size_t opc, const struct fi_ioc *cmpv, size_t cmpc,
+			 struct fi_ioc *resv, size_t resc, fi_addr_t dest,
+			 uint64_t addr, uint64_t key, enum fi_datatype dt,
+			 enum fi_op op, void *context, uint64_t flags, int kind)
+{
+	struct iovec pay[2 * WFI_IOV_LIMIT];
+	size_t sz = dt_size(dt), n_op = 0, n_cmp = 0, n_res = 0, npay = 0;
+	struct wfi_rma rma = { .key = key, .addr = addr, .datatype = dt, .aop = op };
+	uint16_t hflags = 0;
+	struct wfi_pend *p;
+	ssize_t ret;
+
+	if (!op_valid(dt, op, kind))
+		return -FI_EOPNOTSUPP;
+	if (ioc_to_iov(opv, opc, sz, pay, &n_op))
+		return -FI_EINVAL;
+	npay = opc;
+	if (op == FI_ATOMIC_READ) {
+		/* no operand travels: only the count */
+		npay = 0;
+	}
+	if (kind == AK_COMPARE) {
+		if (ioc_to_iov(cmpv, cmpc, sz, pay + npay, &n_cmp) || n_cmp != n_op)
+			return -FI_EINVAL;
+		npay += cmpc;
+		hflags |= WFI_HF_COMPARE;
+	}
+	if (!n_op || n_op * sz > WFI_ATOMIC_MAX)
+		return -FI_EINVAL;
+	if ((flags & FI_INJECT) && n_op * sz > WFI_INJECT_SIZE)
+		return -FI_EMSGSIZE;
+	rma.len = n_op * sz;
+	p = pend_new(context, flags,
+		     FI_ATOMIC | (kind == AK_WRITE ? FI_WRITE : FI_READ),
+		     kind != AK_WRITE);
+	if (!p)
+		return -FI_ENOMEM;
+	if (kind != AK_WRITE) {
+		hflags |= WFI_HF_FETCH;
+		if (ioc_to_iov(resv, resc, sz, p->res, &n_res) || n_res != n_op) {
+			free(p);
+			return -FI_EINVAL;
+		}
+		p->nres = resc;
+		p->reslen = n_op * sz;
+	}
+	pthread_mutex_lock(&ep->dom->lock);
+	ep->stat_atomics++;
+	ret = send_request(ep, dest, WFI_OP_ATOMIC, hflags, 0, &rma, pay, npay, p);
+	pthread_mutex_unlock(&ep->dom->lock);
+	if (ret)
+		free(p);
+	return ret;
+}
+
+/* --- the target --- */
+
+static struct wfi_mr *mr_find(struct wfi_domain *dom, uint64_t key)
+{
+	struct wfi_list *pos;
+
+	for (pos = dom->mrs.next; pos != &dom->mrs; pos = pos->next) {
+		struct wfi_mr *mr = wfi_container_of(pos, struct wfi_mr, link);
+
+		if (mr->mr.key == key)
+			return mr;
+	}
+	return NULL;
+}
+
+/* The target memory of a request, or NULL with *err set. */
+static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
+			uint64_t access, int *err)
+{
+	struct wfi_mr *mr = mr_find(ep->dom, r->key);
+	uint64_t off;
+
+	if (!mr) {
+		*err = FI_EKEYREJECTED;
+		return NULL;
+	}
+	if ((mr->access & access) != access) {
+		*err = FI_EACCES;
+		return NULL;
+	}
+	off = r->addr;
+	if (ep->dom->mr_mode & FI_MR_VIRT_ADDR)
+		off -= (uintptr_t)mr->addr;	/* wraps when below: refused next */
+	if (off > mr->len || r->len > mr->len - off) {
+		*err = FI_EINVAL;
+		return NULL;
+	}
+	*err = 0;
+	return mr->addr + off;
+}
+
+static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
+		  uint64_t id, int err, const void *data, size_t len)
+{
+	struct wfi_hdr h = {
+		.version = WFI_HDR_VERSION, .op = WFI_OP_RESP,
+		.reserved = err, .tag = id,
+	};
+	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)data, len } };
+	struct sockaddr_in dst = *to;
+	struct msghdr mh = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+			     .msg_iov = iov, .msg_iovlen = err ? 1 : 2 };
+	ssize_t n;
+
+	/* blocking: the answer must not be lost to a full send buffer,
+	 * which the peer's kernel empties whatever its process does */
+	do {
+		n = sendmsg(ep->fd, &mh, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		FI_INFO(&wfi_prov, FI_LOG_EP_DATA, "RMA answer lost: %s\n",
+			strerror(errno));
+}
+
+static void remote_cq_data(struct wfi_ep *ep, uint64_t data, size_t len,
+			   const struct sockaddr_in *from)
+{
+	struct wfi_cqe c = {
+		.e = { .flags = FI_REMOTE_WRITE | FI_RMA | FI_REMOTE_CQ_DATA,
+		       .len = len, .data = data },
+	};
+
+	wfi_av_reverse(ep->av, from, &c.src);
+	if (ep->rx_cq)
+		wfi_cq_push(ep->rx_cq, &c);
+}
+
+/* Read the next message, which is @len bytes after the header, into
+ * @buf (at least len bytes). */
+static ssize_t recv_all(struct wfi_ep *ep, void *buf, size_t len,
+			void *ctl, size_t ctllen, size_t *ctlout)
+{
+	struct wfi_hdr h;
+	struct iovec iov[2] = { { &h, sizeof(h) }, { buf, len } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2,
+			     .msg_control = ctl, .msg_controllen = ctllen };
+	ssize_t n;
+
+	do {
+		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (ctlout)
+		*ctlout = mh.msg_controllen;
+	return n;
+}
+
+static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
+{
+	struct wfi_list *pos;
+	struct wfi_pend *p = NULL;
+	struct iovec iov[WFI_IOV_LIMIT + 1];
+	struct wfi_hdr hh;
+	struct msghdr mh = { .msg_iov = iov };
+	ssize_t n;
+
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *q = wfi_container_of(pos, struct wfi_pend, link);
+
+		if (q->id == h->tag) {
+			p = q;
+			break;
+		}
+	}
+	if (!p) {
+		wfi_discard_next(ep);
+		return;
+	}
+	iov[0].iov_base = &hh;
+	iov[0].iov_len = sizeof(hh);
+	memcpy(&iov[1], p->res, p->nres * sizeof(*iov));
+	mh.msg_iovlen = 1 + p->nres;
+	do {
+		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	wfi_list_del(&p->link);
+	if (h->reserved)
+		pend_complete(ep, p, h->reserved, h->reserved, 0);
+	else if (len != p->reslen)
+		pend_complete(ep, p, FI_EIO, EPROTO, 0);
+	else
+		pend_complete(ep, p, 0, 0, p->is_read ? len : 0);
+	free(p);
+}
+
+static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
+			 const struct sockaddr_in *from)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	struct wfi_hdr hh;
+	struct iovec iov = { &hh, sizeof(hh) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	size_t written = 0;
+
+	if (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0)
+		return;
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		struct wind_dsm d;
+
+		if (cm->cmsg_level != SOL_WIND || cm->cmsg_type != WIND_CMSG_DSM)
+			continue;
+		memcpy(&d, CMSG_DATA(cm), sizeof(d));
+		written = d.data_len;
+	}
+	remote_cq_data(ep, h->data, written, from);
+}
+
+static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
+			 size_t len, const struct sockaddr_in *from)
+{
+	struct {
+		struct wfi_hdr h;
+		struct wfi_rma r;
+	} pk;
+	struct iovec iov[3];
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 1 };
+	char *dst;
+	int err;
+
+	iov[0].iov_base = &pk;
+	iov[0].iov_len = sizeof(pk);
+	if (recvmsg(ep->fd, &mh, MSG_PEEK | MSG_DONTWAIT) != (ssize_t)sizeof(pk) ||
+	    len - sizeof(pk.r) != pk.r.len) {
+		wfi_discard_next(ep);
+		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
+		return;
+	}
+	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err);
+	if (!dst) {
+		wfi_discard_next(ep);
+		reply(ep, from, h->tag, err, NULL, 0);
+		return;
+	}
+	iov[1].iov_base = dst;
+	iov[1].iov_len = pk.r.len;
+	mh.msg_iovlen = 2;
+	while (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0 && errno == EINTR)
+		;
+	if (h->flags & WFI_HF_DATA)
+		remote_cq_data(ep, h->data, pk.r.len, from);
+	reply(ep, from, h->tag, 0, NULL, 0);
+}
+
+static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
+			size_t len, const struct sockaddr_in *from)
+{
+	struct wfi_rma r;
+	char *src;
+	int err;
+
+	if (len != sizeof(r) || recv_all(ep, &r, sizeof(r), NULL, 0, NULL) < 0) {
+		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
+		return;
+	}
+	src = rma_target(ep, &r, FI_REMOTE_READ, &err);
+	reply(ep, from, h->tag, err, src, src ? r.len : 0);
+}
+
+static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
+			  size_t len, const struct sockaddr_in *from)
+{
+	char *buf = malloc(len ? len : 1), *old = NULL, *opnd, *cmp = NULL, *dst;
+	struct wfi_rma *r = (struct wfi_rma *)buf;
+	bool fetch = h->flags & WFI_HF_FETCH;
+	int kind = (h->flags & WFI_HF_COMPARE) ? AK_COMPARE :
+		   fetch ? AK_FETCH : AK_WRITE;
+	size_t sz, n, i, need;
+	calc_fn f;
+	int err;
+
+	if (!buf) {
+		wfi_discard_next(ep);
+		reply(ep, from, h->tag, FI_ENOMEM, NULL, 0);
+		return;
+	}
+	if (recv_all(ep, buf, len, NULL, 0, NULL) != (ssize_t)(sizeof(*h) + len) ||
+	    len < sizeof(*r)) {
+		err = FI_EINVAL;
+		goto out;
+	}
+	sz = dt_size(r->datatype);
+	f = calc_of(r->datatype);
+	if (!op_valid(r->datatype, r->aop, kind) || !f || !sz ||
+	    r->len % sz || r->len > WFI_ATOMIC_MAX) {
+		err = FI_EOPNOTSUPP;
+		goto out;
+	}
+	n = r->len / sz;
+	need = sizeof(*r) + (r->aop == FI_ATOMIC_READ ? 0 : r->len) +
+	       (kind == AK_COMPARE ? r->len : 0);
+	if (len != need) {
+		err = FI_EINVAL;
+		goto out;
+	}
+	dst = rma_target(ep, r, fetch ? FI_REMOTE_READ | FI_REMOTE_WRITE :
+				 FI_REMOTE_WRITE, &err);
+	if (!dst)
+		goto out;
+	if ((uintptr_t)dst % sz) {
+		err = FI_EINVAL;	/* atomics need naturally aligned elements */
+		goto out;
+	}
+	opnd = buf + sizeof(*r);
+	if (kind == AK_COMPARE)
+		cmp = opnd + r->len;
+	if (fetch) {
+		old = malloc(r->len);
+		if (!old) {
+			err = FI_ENOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		apply_elem(f, r->aop, sz, dst + i * sz,
+			   r->aop == FI_ATOMIC_READ ? NULL : opnd + i * sz,
+			   cmp ? cmp + i * sz : NULL, old ? old + i * sz : NULL);
+	reply(ep, from, h->tag, 0, old, fetch ? r->len : 0);
+	free(old);
+	free(buf);
+	return;
+out:
+	reply(ep, from, h->tag, err, NULL, 0);
+	free(buf);
+}
+
+void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
+		      const struct sockaddr_in *from)
+{
+	switch (h->op) {
+	case WFI_OP_RESP:
+		handle_resp(ep, h, len);
+		break;
+	case WFI_OP_WDATA:
+		handle_wdata(ep, h, from);
+		break;
+	case WFI_OP_WRITE:
+		ep->stat_served++;
+		handle_write(ep, h, len, from);
+		break;
+	case WFI_OP_READ:
+		ep->stat_served++;
+		handle_read(ep, h, len, from);
+		break;
+	case WFI_OP_ATOMIC:
+		ep->stat_served++;
+		handle_atomic(ep, h, len, from);
+		break;
+	default:
+		wfi_discard_next(ep);
+	}
+}
+
+/* --- FI_RMA entry points --- */
+
+static uint64_t rma_rma_key(const struct fi_rma_iov *r)
+{
+	return r->key;
+}
+
+static ssize_t rma_read(struct fid_ep *fep, void *buf, size_t len, void *desc,
+			fi_addr_t src, uint64_t addr, uint64_t key, void *context)
+{
+	struct iovec iov = { buf, len };
+
+	(void)desc;
+	return do_read(to_ep(fep), &iov, 1, src, addr, key, context,
+		       to_ep(fep)->tx_op_flags);
+}
+
+static ssize_t rma_readv(struct fid_ep *fep, const struct iovec *iov,
+			 void **desc, size_t count, fi_addr_t src,
+			 uint64_t addr, uint64_t key, void *context)
+{
+	(void)desc;
+	return do_read(to_ep(fep), iov, count, src, addr, key, context,
+		       to_ep(fep)->tx_op_flags);
+}
+
+static ssize_t rma_readmsg(struct fid_ep *fep, const struct fi_msg_rma *msg,
+			   uint64_t flags)
+{
+	if (msg->rma_iov_count != 1)
+		return -FI_EINVAL;
+	return do_read(to_ep(fep), msg->msg_iov, msg->iov_count, msg->addr,
+		       msg->rma_iov[0].addr, rma_rma_key(msg->rma_iov),
+		       msg->context, flags);
+}
+
+static ssize_t rma_write(struct fid_ep *fep, const void *buf, size_t len,
+			 void *desc, fi_addr_t dest, uint64_t addr,
+			 uint64_t key, void *context)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	(void)desc;
+	return do_write(to_ep(fep), &iov, 1, dest, addr, key, false, 0,
+			context, to_ep(fep)->tx_op_flags);
+}
+
+static ssize_t rma_writev(struct fid_ep *fep, const struct iovec *iov,
+			  void **desc, size_t count, fi_addr_t dest,
+			  uint64_t addr, uint64_t key, void *context)
+{
+	(void)desc;
+	return do_write(to_ep(fep), iov, count, dest, addr, key, false, 0,
+			context, to_ep(fep)->tx_op_flags);
+}
+
+static ssize_t rma_writemsg(struct fid_ep *fep, const struct fi_msg_rma *msg,
+			    uint64_t flags)
+{
+	if (msg->rma_iov_count != 1)
+		return -FI_EINVAL;
+	return do_write(to_ep(fep), msg->msg_iov, msg->iov_count, msg->addr,
+			msg->rma_iov[0].addr, rma_rma_key(msg->rma_iov),
+			flags & FI_REMOTE_CQ_DATA, msg->data, msg->context,
+			flags);
+}
+
+static ssize_t rma_inject(struct fid_ep *fep, const void *buf, size_t len,
+			  fi_addr_t dest, uint64_t addr, uint64_t key)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return do_write(to_ep(fep), &iov, 1, dest, addr, key, false, 0, NULL,
+			FI_INJECT);
+}
+
+static ssize_t rma_writedata(struct fid_ep *fep, const void *buf, size_t len,
+			     void *desc, uint64_t data, fi_addr_t dest,
+			     uint64_t addr, uint64_t key, void *context)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	(void)desc;
+	return do_write(to_ep(fep), &iov, 1, dest, addr, key, true, data,
+			context, to_ep(fep)->tx_op_flags);
+}
+
+static ssize_t rma_injectdata(struct fid_ep *fep, const void *buf, size_t len,
+			      uint64_t data, fi_addr_t dest, uint64_t addr,
+			      uint64_t key)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return do_write(to_ep(fep), &iov, 1, dest, addr, key, true, data, NULL,
+			FI_INJECT);
+}
+
+struct fi_ops_rma wfi_rma_ops = {
+	.size = sizeof(struct fi_ops_rma),
+	.read = rma_read,
+	.readv = rma_readv,
+	.readmsg = rma_readmsg,
+	.write = rma_write,
+	.writev = rma_writev,
+	.writemsg = rma_writemsg,
+	.inject = rma_inject,
+	.writedata = rma_writedata,
+	.injectdata = rma_injectdata,
+};
+
+/* --- FI_ATOMIC entry points --- */
+
+static ssize_t at_write(struct fid_ep *fep, const void *buf, size_t count,
+			void *desc, fi_addr_t dest, uint64_t addr, uint64_t key,
+			enum fi_datatype dt, enum fi_op op, void *context)
+{
+	struct fi_ioc ioc = { (void *)buf, count };
+
+	(void)desc;
+	return do_atomic(to_ep(fep), &ioc, 1, NULL, 0, NULL, 0, dest, addr, key,
+			 dt, op, context, to_ep(fep)->tx_op_flags, AK_WRITE);
+}
+
+static ssize_t at_writev(struct fid_ep *fep, const struct fi_ioc *iov,
+			 void **desc, size_t count, fi_addr_t dest,
+			 uint64_t addr, uint64_t key, enum fi_datatype dt,
+			 enum fi_op op, void *context)
+{
+	(void)desc;
+	return do_atomic(to_ep(fep), iov, count, NULL, 0, NULL, 0, dest, addr,
+			 key, dt, op, context, to_ep(fep)->tx_op_flags, AK_WRITE);
+}
+
+static ssize_t at_writemsg(struct fid_ep *fep, const struct fi_msg_atomic *msg,
+			   uint64_t flags)
+{
+	if (msg->rma_iov_count != 1)
+		return -FI_EINVAL;
+	return do_atomic(to_ep(fep), msg->msg_iov, msg->iov_count, NULL, 0,
+			 NULL, 0, msg->addr, msg->rma_iov[0].addr,
+			 msg->rma_iov[0].key, msg->datatype, msg->op,
+			 msg->context, flags, AK_WRITE);
+}
+
+static ssize_t at_inject(struct fid_ep *fep, const void *buf, size_t count,
+			 fi_addr_t dest, uint64_t addr, uint64_t key,
+			 enum fi_datatype dt, enum fi_op op)
+{
+	struct fi_ioc ioc = { (void *)buf, count };
+
+	return do_atomic(to_ep(fep), &ioc, 1, NULL, 0, NULL, 0, dest, addr, key,
+			 dt, op, NULL, FI_INJECT, AK_WRITE);
+}
+
+static ssize_t at_readwrite(struct fid_ep *fep, const void *buf, size_t count,
+			    void *desc, void *result, void *result_desc,
+			    fi_addr_t dest, uint64_t addr, uint64_t key,
+			    enum fi_datatype dt, enum fi_op op, void *context)
+{
+	struct fi_ioc ioc = { (void *)buf, count }, res = { result, count };
+
+	(void)desc; (void)result_desc;
+	return do_atomic(to_ep(fep), &ioc, 1, NULL, 0, &res, 1, dest, addr,
+			 key, dt, op, context, to_ep(fep)->tx_op_flags, AK_FETCH);
+}
+
+static ssize_t at_readwritev(struct fid_ep *fep, const struct fi_ioc *iov,
+			     void **desc, size_t count, struct fi_ioc *resultv,
+			     void **result_desc, size_t result_count,
+			     fi_addr_t dest, uint64_t addr, uint64_t key,
+			     enum fi_datatype dt, enum fi_op op, void *context)
+{
+	(void)desc; (void)result_desc;
+	return do_atomic(to_ep(fep), iov, count, NULL, 0, resultv, result_count,
+			 dest, addr, key, dt, op, context,
+			 to_ep(fep)->tx_op_flags, AK_FETCH);
+}
+
+static ssize_t at_readwritemsg(struct fid_ep *fep,
+			       const struct fi_msg_atomic *msg,
+			       struct fi_ioc *resultv, void **result_desc,
+			       size_t result_count, uint64_t flags)
+{
+	(void)result_desc;
+	if (msg->rma_iov_count != 1)
+		return -FI_EINVAL;
+	return do_atomic(to_ep(fep), msg->msg_iov, msg->iov_count, NULL, 0,
+			 resultv, result_count, msg->addr, msg->rma_iov[0].addr,
+			 msg->rma_iov[0].key, msg->datatype, msg->op,
+			 msg->context, flags, AK_FETCH);
+}
+
+static ssize_t at_compwrite(struct fid_ep *fep, const void *buf, size_t count,
+			    void *desc, const void *compare, void *compare_desc,
+			    void *result, void *result_desc, fi_addr_t dest,
+			    uint64_t addr, uint64_t key, enum fi_datatype dt,
+			    enum fi_op op, void *context)
+{
+	struct fi_ioc ioc = { (void *)buf, count }, cmp = { (void *)compare, count },
+		      res = { result, count };
+
+	(void)desc; (void)compare_desc; (void)result_desc;
+	return do_atomic(to_ep(fep), &ioc, 1, &cmp, 1, &res, 1, dest, addr, key,
+			 dt, op, context, to_ep(fep)->tx_op_flags, AK_COMPARE);
+}
+
+static ssize_t at_compwritev(struct fid_ep *fep, const struct fi_ioc *iov,
+			     void **desc, size_t count,
+			     const struct fi_ioc *comparev, void **compare_desc,
+			     size_t compare_count, struct fi_ioc *resultv,
+			     void **result_desc, size_t result_count,
+			     fi_addr_t dest, uint64_t addr, uint64_t key,
+			     enum fi_datatype dt, enum fi_op op, void *context)
+{
+	(void)desc; (void)compare_desc; (void)result_desc;
+	return do_atomic(to_ep(fep), iov, count, comparev, compare_count,
+			 resultv, result_count, dest, addr, key, dt, op,
+			 context, to_ep(fep)->tx_op_flags, AK_COMPARE);
+}
+
+static ssize_t at_compwritemsg(struct fid_ep *fep,
+			       const struct fi_msg_atomic *msg,
+			       const struct fi_ioc *comparev,
+			       void **compare_desc, size_t compare_count,
+			       struct fi_ioc *resultv, void **result_desc,
+			       size_t result_count, uint64_t flags)
+{
+	(void)compare_desc; (void)result_desc;
+	if (msg->rma_iov_count != 1)
+		return -FI_EINVAL;
+	return do_atomic(to_ep(fep), msg->msg_iov, msg->iov_count, comparev,
+			 compare_count, resultv, result_count, msg->addr,
+			 msg->rma_iov[0].addr, msg->rma_iov[0].key,
+			 msg->datatype, msg->op, msg->context, flags,
+			 AK_COMPARE);
+}
+
+static int valid(enum fi_datatype dt, enum fi_op op, size_t *count, int kind)
+{
+	if (!op_valid(dt, op, kind))
+		return -FI_EOPNOTSUPP;
+	if (count)
+		*count = WFI_ATOMIC_MAX / dt_size(dt);
+	return 0;
+}
+
+static int at_writevalid(struct fid_ep *ep, enum fi_datatype dt,
+			 enum fi_op op, size_t *count)
+{
+	(void)ep;
+	return valid(dt, op, count, AK_WRITE);
+}
+
+static int at_readwritevalid(struct fid_ep *ep, enum fi_datatype dt,
+			     enum fi_op op, size_t *count)
+{
+	(void)ep;
+	return valid(dt, op, count, AK_FETCH);
+}
+
+static int at_compwritevalid(struct fid_ep *ep, enum fi_datatype dt,
+			     enum fi_op op, size_t *count)
+{
+	(void)ep;
+	return valid(dt, op, count, AK_COMPARE);
+}
+
+struct fi_ops_atomic wfi_atomic_ops = {
+	.size = sizeof(struct fi_ops_atomic),
+	.write = at_write,
+	.writev = at_writev,
+	.writemsg = at_writemsg,
+	.inject = at_inject,
+	.readwrite = at_readwrite,
+	.readwritev = at_readwritev,
+	.readwritemsg = at_readwritemsg,
+	.compwrite = at_compwrite,
+	.compwritev = at_compwritev,
+	.compwritemsg = at_compwritemsg,
+	.writevalid = at_writevalid,
+	.readwritevalid = at_readwritevalid,
+	.compwritevalid = at_compwritevalid,
+};
+
+int wfi_query_atomic(struct fid_domain *domain, enum fi_datatype dt,
+		     enum fi_op op, struct fi_atomic_attr *attr, uint64_t flags)
+{
+	int kind = (flags & FI_COMPARE_ATOMIC) ? AK_COMPARE :
+		   (flags & FI_FETCH_ATOMIC) ? AK_FETCH : AK_WRITE;
+
+	(void)domain;
+	if (flags & ~(FI_COMPARE_ATOMIC | FI_FETCH_ATOMIC | FI_TAGGED))
+		return -FI_EBADFLAGS;
+	if (!op_valid(dt, op, kind))
+		return -FI_EOPNOTSUPP;
+	attr->size = dt_size(dt);
+	attr->count = WFI_ATOMIC_MAX / attr->size;
+	return 0;
+}
+
+/* --- MR keys --- */
+
+uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr)
+{
+	uint32_t rnd = 0;
+
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+		rnd = (uint32_t)getpid() * 2654435761u + dom->next_region;
+	mr->region = ++dom->next_region;
+	if (!mr->region)
+		mr->region = ++dom->next_region;
+	return ((uint64_t)(rnd & 0x7ffff) << 44) |
+	       ((uint64_t)mr->region << 12) |
+	       ((uintptr_t)mr->addr & 0xfff);
+}
