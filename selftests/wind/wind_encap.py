@@ -410,9 +410,8 @@ def ecmp_setup():
        f"ip -n {E_R} addr add 10.79.2.2/24 dev rb1 && "
        f"ip -n {E_R} addr add 10.79.3.2/24 dev rb2 && "
        f"for d in ra rb1 rb2; do ip -n {E_R} link set $d up; done")
-    sh(f"ip -n {E_B} link add dummy0 type dummy && "
-       f"ip -n {E_B} addr add {E_DST}/32 dev dummy0 && "
-       f"ip -n {E_B} link set dummy0 up && "
+    # B's address on its loopback, reachable through either link
+    sh(f"ip -n {E_B} addr add {E_DST}/32 dev lo && "
        f"ip -n {E_B} addr add 10.79.2.1/24 dev eth1 && "
        f"ip -n {E_B} addr add 10.79.3.1/24 dev eth2 && "
        f"ip -n {E_B} link set eth1 up && ip -n {E_B} link set eth2 up && "
