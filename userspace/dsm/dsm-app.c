@@ -430,19 +430,23 @@ int main(int argc, char **argv)
 		struct dsm_stats l;
 
 		dsm_local_stats(&l);
-		fprintf(stderr, "dsm-app: rank %d: time_s %.6f pages_fetched %llu diffs %llu diff_bytes %llu messages %llu retransmissions %llu lock_acquires %llu\n",
+		fprintf(stderr, "dsm-app: rank %d: time_s %.6f pages_fetched %llu diffs %llu diff_bytes %llu messages %llu retransmissions %llu lock_acquires %llu syscalls %llu cpu_s %.4f service_cpu_s %.4f softirq_s %.3f fetch_wait_s %.4f\n",
 			dsm_rank(), l.time_s, (unsigned long long)l.pages_fetched,
 			(unsigned long long)l.diffs,
 			(unsigned long long)l.diff_bytes,
 			(unsigned long long)l.messages,
 			(unsigned long long)l.retransmissions,
-			(unsigned long long)l.lock_acquires);
+			(unsigned long long)l.lock_acquires,
+			(unsigned long long)l.syscalls, l.cpu_s,
+			l.service_cpu_s, l.softirq_s, l.fetch_wait_s);
 	}
 	if (dsm_rank() == 0) {
 		printf("{\"app\":\"%s\",\"transport\":\"%s\",\"nodes\":%d,\"size\":%d,"
 		       "\"time_s\":%.6f,\"pages_fetched\":%llu,\"diffs\":%llu,"
 		       "\"messages\":%llu,\"retransmissions\":%llu,"
 		       "\"diff_bytes\":%llu,\"lock_acquires\":%llu,\"iterations\":%d,"
+		       "\"syscalls\":%llu,\"cpu_s\":%.4f,\"service_cpu_s\":%.4f,"
+		       "\"softirq_s\":%.3f,\"fetch_wait_s\":%.4f,"
 		       "\"ok\":%s}\n",
 		       app->name, tp_name, cfg.nodes, size, st.time_s,
 		       (unsigned long long)st.pages_fetched,
@@ -451,6 +455,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)st.retransmissions,
 		       (unsigned long long)st.diff_bytes,
 		       (unsigned long long)st.lock_acquires, iters,
+		       (unsigned long long)st.syscalls, st.cpu_s,
+		       st.service_cpu_s, st.softirq_s, st.fetch_wait_s,
 		       ok ? "true" : "false");
 		fflush(stdout);
 	}
