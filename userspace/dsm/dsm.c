@@ -568,11 +568,6 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	pthread_detach(th);
 	service_th = th;
 	service_started = 1;
-	if (getenv("DSM_SERVICE_FIFO")) {
-		struct sched_param sp = { .sched_priority = 1 };
-
-		pthread_setschedparam(th, SCHED_FIFO, &sp);
-	}
 	barrier(dsm.cfg.timeout_s, dsm.cfg.rank ?
 		"start: no word from rank 0" :
 		"start: cannot reach every rank (not started?)");
