@@ -16,6 +16,31 @@ import subprocess
 import sys
 
 
+def salvage(line):
+    """A row whose "out" holds a line that is not JSON (the guest writes
+    rank 0's lines as they are): the row with the objects that parse."""
+    head, sep, rest = line.partition('"out": [')
+    if not sep:
+        return None
+    try:
+        row = json.loads(head + '"out": []}')
+    except ValueError:
+        return None
+    dec = json.JSONDecoder()
+    i = 0
+    while True:
+        i = rest.find("{", i)
+        if i < 0:
+            break
+        try:
+            obj, end = dec.raw_decode(rest, i)
+            row["out"].append(obj)
+            i = end
+        except ValueError:
+            i += 1
+    return row
+
+
 def load(paths):
     rows = []
     for p in paths:
@@ -27,7 +52,9 @@ def load(paths):
                 try:
                     rows.append(json.loads(line))
                 except ValueError:
-                    pass
+                    r = salvage(line)
+                    if r is not None:
+                        rows.append(r)
     return rows
 
 
@@ -319,7 +346,8 @@ def demo(outdir, rows):
 
     # Targets, checked, not assumed
     targets = []
-    fast = [a for a in apps if (summary[a]["speedup_wind"] or 0) > 1.3]
+    # as printed: a speed-up shown as 1.30 is not above 1.3
+    fast = [a for a in apps if round(summary[a]["speedup_wind"] or 0, 2) > 1.3]
     targets.append(("at %d nodes at least two apps above 1.3x over one node, on Wind"
                     % nodes, len(fast) >= 2,
                     ", ".join("%s %.2f" % (a, summary[a]["speedup_wind"] or 0)
@@ -339,9 +367,9 @@ def demo(outdir, rows):
         def lead(a, k):
             return summary[a].get(k) or 0
         bigger = [a for a in apps if lead(a, "udp_over_wind_loss") > lead(a, "udp_over_wind")]
-        targets.append(("at %s%% loss Wind's lead (UDP / Wind) larger than at %s%%"
-                        % (loss, base), len(bigger) == len(apps),
-                        ", ".join("%s %.2f -> %.2f" % (a, lead(a, "udp_over_wind"),
+        targets.append(("at %s%% loss Wind's lead (UDP / Wind) larger than at %s%%, "
+                        "on every app" % (loss, base), len(bigger) == len(apps),
+                        "larger on %d of %d: " % (len(bigger), len(apps)) + ", ".join("%s %.2f -> %.2f" % (a, lead(a, "udp_over_wind"),
                                                        lead(a, "udp_over_wind_loss"))
                                   for a in apps)))
     out.append("### Targets (issue 18), as measured in this run")

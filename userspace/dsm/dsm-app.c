@@ -106,26 +106,50 @@ static int app_mm(void)
 	dsm_barrier();
 	dsm_timer_stop();
 	if (dsm_rank() == 0) {
-		double *want = calloc((size_t)n * n, sizeof(double));
-		double *bb = malloc(sz);
+		/*
+		 * Freivalds' check, in O(n^2) instead of a second product:
+		 * C x = A (B x) for two vectors x of positive entries, each row
+		 * within 1e-9 of the sum of the magnitudes of its terms.  Every
+		 * element of C is read (through the DSM); a wrong one moves its
+		 * row's C x by its error times x_j >= 1.
+		 */
+		double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+		double *ya = malloc(n * sizeof(double));
+		int v;
 
-		if (!want || !bb) {
+		if (!x || !y || !ya) {
 			fprintf(stderr, "dsm-app: mm: out of memory for the check\n");
 			exit(2);
 		}
-		for (k = 0; k < n; k++)
+		for (v = 0; v < 2 && ok; v++) {
 			for (j = 0; j < n; j++)
-				bb[k * n + j] = mm_b(k, j);
-		for (i = 0; i < n; i++)
-			for (k = 0; k < n; k++) {
-				double aik = mm_a(i, k);
+				x[j] = v ? 1.0 + (j * 7919 % 13) / 13.0 : 1.0;
+			for (k = 0; k < n; k++) {	/* y = B x, ya = |B| x */
+				y[k] = ya[k] = 0;
+				for (j = 0; j < n; j++) {
+					y[k] += mm_b(k, j) * x[j];
+					ya[k] += fabs(mm_b(k, j)) * x[j];
+				}
+			}
+			for (i = 0; i < n && ok; i++) {
+				double cx = 0, want = 0, mag = 0;
 
 				for (j = 0; j < n; j++)
-					want[i * n + j] += aik * bb[k * n + j];
+					cx += c[i * n + j] * x[j];
+				for (k = 0; k < n; k++) {
+					want += mm_a(i, k) * y[k];
+					mag += fabs(mm_a(i, k)) * ya[k];
+				}
+				if (fabs(cx - want) > 1e-11 * (mag > 1.0 ? mag : 1.0)) {
+					fprintf(stderr, "dsm-app: mm: row %d of C times x%d is %.17g, want %.17g\n",
+						i, v, cx, want);
+					ok = 0;
+				}
 			}
-		ok = compare("mm", c, want, (size_t)n * n);
-		free(bb);
-		free(want);
+		}
+		free(x);
+		free(y);
+		free(ya);
 	}
 	return ok;
 }
