@@ -314,9 +314,9 @@ def demo(outdir, rows):
     # What Wind saves: the median run's counters, every node summed
     out.append("### What Wind saves (the median run of each; every node summed)")
     out.append("")
-    out.append("| app | loss % | transport | time (s) | messages | system calls "
+    out.append("| app | loss % | transport | time (s) | every run (s) | messages | system calls "
                "| receive CPU (s) | retransmissions | pages fetched | runs ok |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for a in apps:
         for l in [base] + ([loss] if loss else []):
             for tp in ("wind", "udp"):
@@ -325,8 +325,10 @@ def demo(outdir, rows):
                 if not rs:
                     continue
                 rc = recv_cpu(v)
-                out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
-                    a, l, "Wind" if tp == "wind" else "UDP", fmt(t(v)),
+                every = " ".join(fmt(r.get("time_s"), 2) if r["ok"] else "failed"
+                                 for r in rs)
+                out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
+                    a, l, "Wind" if tp == "wind" else "UDP", fmt(t(v)), every,
                     v.get("messages", "-") if v else "-",
                     v.get("syscalls", "-") if v else "-",
                     fmt(rc, 2), v.get("retransmissions", "-") if v else "-",
