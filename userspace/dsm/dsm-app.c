@@ -364,7 +364,14 @@ static int app_nqueens(void)
 	dsm_barrier();
 	dsm_timer_stop();
 	if (dsm_rank() == 0) {
-		long want = queens(n, 0, 0, 0, 0);
+		/*
+		 * The known counts (OEIS A000170) rather than a second, serial
+		 * solve as long as the parallel one; the serial solve for the
+		 * sizes the table does not hold.
+		 */
+		static const long known[17] = { 1, 1, 0, 0, 2, 10, 4, 40, 92,
+			352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512 };
+		long want = n >= 12 ? known[n] : queens(n, 0, 0, 0, 0);
 
 		if (s->total != want || s->tasks_done != ntasks) {
 			fprintf(stderr, "dsm-app: nqueens: %ld solutions in %ld tasks, want %ld in %d\n",
