@@ -55,6 +55,12 @@ static uint32_t next_page;	/* allocator */
 static uint64_t my_epoch;
 static uint64_t lock_seen[DSM_MAX_LOCKS];
 static double t_start;
+/* CPU accounting (struct dsm_stats): the service thread, and the values
+ * at dsm_init
+ */
+static pthread_t service_th;
+static int service_started;
+static double cpu0, softirq0;
 static int final_barrier;
 static int fault_skip_invalidate;	/* DSM_FAULT=skip-invalidate: testing */
 
@@ -118,10 +124,46 @@ int dsm_nodes(void)
 	return dsm.cfg.nodes;
 }
 
+static double cpu_clock(clockid_t c)
+{
+	struct timespec ts;
+
+	if (clock_gettime(c, &ts))
+		return 0;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The node's softirq time in seconds (/proc/stat's cpu line, 7th field) */
+static double softirq_now(void)
+{
+	unsigned long long v[7] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	long hz = sysconf(_SC_CLK_TCK);
+	int n = 0;
+
+	if (f) {
+		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
+		fclose(f);
+	}
+	return n == 7 && hz > 0 ? (double)v[6] / (double)hz : 0;
+}
+
+/* This node's CPU figures since dsm_init, into dsm.stats */
+static void cpu_stats(void)
+{
+	clockid_t c;
+
+	dsm.stats.cpu_s = cpu_clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	dsm.stats.softirq_s = softirq_now() - softirq0;
+	if (service_started && !pthread_getcpuclockid(service_th, &c))
+		dsm.stats.service_cpu_s = cpu_clock(c);
+}
+
 void dsm_wake(void)
 {
 	char c = 1;
-	ssize_t r = write(dsm.evfd[1], &c, 1);	/* full pipe: already awake */
+	ssize_t r = DSM_SYS(write(dsm.evfd[1], &c, 1));	/* full pipe: already awake */
 
 	(void)r;
 }
@@ -135,8 +177,8 @@ static void wait_for(int (*cond)(void *), void *arg, const char *what,
 	while (!cond(arg)) {
 		struct pollfd p = { .fd = dsm.evfd[0], .events = POLLIN };
 
-		poll(&p, 1, 100);
-		while (read(dsm.evfd[0], buf, sizeof(buf)) > 0)
+		DSM_SYS(poll(&p, 1, 100));
+		while (DSM_SYS(read(dsm.evfd[0], buf, sizeof(buf))) > 0)
 			;
 		if (dsm_now() > deadline)
 			dsm_fatal(what, ETIMEDOUT);
@@ -150,7 +192,7 @@ void dsm_wait(int (*cond)(void *), void *arg, const char *what)
 
 static void page_protect(uint32_t p, int prot)
 {
-	if (mprotect(dsm.base + (size_t)p * DSM_PAGE, DSM_PAGE, prot))
+	if (DSM_SYS(mprotect(dsm.base + (size_t)p * DSM_PAGE, DSM_PAGE, prot)))
 		dsm_fatal("mprotect", errno);
 }
 
@@ -176,10 +218,12 @@ static void fetch(uint32_t p)
 {
 	struct dsm_msg m = { .type = DSM_FETCH_REQ, .arg0 = p };
 	uint64_t target = atomic_load(&dsm.fetch_done) + 1;
+	double t0 = dsm_now();
 
 	atomic_store(&dsm.fetch_page, p);
 	send_msg(dsm.home[p], &m, NULL, TP_WANTREPLY, 0);
 	dsm_wait(fetch_arrived, &target, "page fetch: no reply from the home");
+	dsm.stats.fetch_wait_s += dsm_now() - t0;
 	if (dsm.tp != &dsm_tp_wind) {
 		/* the traditional way: copy the reply into the page */
 		page_protect(p, PROT_READ | PROT_WRITE);
@@ -471,6 +515,8 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	size_t n;
 
 	dsm.cfg = *cfg;
+	cpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
+	softirq0 = softirq_now();
 	fault_skip_invalidate = getenv("DSM_FAULT") &&
 				!strcmp(getenv("DSM_FAULT"), "skip-invalidate");
 	dsm.len = DSM_ROUND(region_bytes ? region_bytes : 1);
@@ -520,6 +566,8 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	if (pthread_create(&th, NULL, dsm.tp->service, NULL))
 		dsm_fatal("pthread_create", EAGAIN);
 	pthread_detach(th);
+	service_th = th;
+	service_started = 1;
 	barrier(dsm.cfg.timeout_s, dsm.cfg.rank ?
 		"start: no word from rank 0" :
 		"start: cannot reach every rank (not started?)");
@@ -576,12 +624,15 @@ void dsm_finish(struct dsm_stats *total)
 	int i;
 
 	if (dsm.cfg.nodes == 1) {
+		cpu_stats();
 		*total = dsm.stats;
 		return;
 	}
 	dsm_barrier();		/* every node is done with shared data */
 	dsm.stats.messages = atomic_load(&dsm.messages);
 	dsm.stats.retransmissions = dsm.tp->retransmissions();
+	dsm.stats.syscalls = atomic_load(&dsm.syscalls);
+	cpu_stats();
 	final_barrier = 1;
 	atomic_store(&dsm.finishing, 1);
 	dsm_barrier();		/* carries the statistics */
@@ -596,6 +647,11 @@ void dsm_finish(struct dsm_stats *total)
 			total->messages += s->messages;
 			total->retransmissions += s->retransmissions;
 			total->lock_acquires += s->lock_acquires;
+			total->syscalls += s->syscalls;
+			total->cpu_s += s->cpu_s;
+			total->service_cpu_s += s->service_cpu_s;
+			total->softirq_s += s->softirq_s;
+			total->fetch_wait_s += s->fetch_wait_s;
 		}
 		total->time_s = dsm.stats.time_s;
 	}

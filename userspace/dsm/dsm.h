@@ -44,7 +44,16 @@ struct dsm_stats {
 	uint64_t messages;
 	uint64_t retransmissions;
 	uint64_t lock_acquires;
+	uint64_t syscalls;	/* the DSM layer's, dsm_init to dsm_finish */
 	double time_s;
+	/* CPU seconds from dsm_init to dsm_finish: the whole process, its
+	 * service thread (receives every message), and the node's softirq
+	 * time (/proc/stat: the kernel's packet processing, every process)
+	 */
+	double cpu_s;
+	double service_cpu_s;
+	double softirq_s;
+	double fetch_wait_s;	/* the app thread waiting for pages */
 };
 
 /* Round up to whole DSM pages: what dsm_alloc(bytes) takes of the region */

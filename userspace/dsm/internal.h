@@ -81,12 +81,18 @@ struct dsm_node {
 	atomic_uint_fast64_t barrier_rel;	/* epochs released */
 	atomic_uint_fast64_t grants[DSM_MAX_LOCKS];
 	atomic_uint_fast64_t messages;
+	atomic_uint_fast64_t syscalls;	/* every system call of the layer */
 	atomic_int finishing;		/* last barrier sent: errors are moot */
 	struct dsm_stats stats;
 	struct dsm_stats peer_stats[DSM_MAX_NODES];
 };
 
 extern struct dsm_node dsm;
+
+/* Count one system call of the DSM layer (either thread), then make it */
+#define DSM_SYS(call) \
+	(atomic_fetch_add_explicit(&dsm.syscalls, 1, memory_order_relaxed), \
+	 (call))
 
 /* Called by the transport's service thread for each message (seq: udp) */
 void dsm_dispatch(const struct dsm_msg *m, const void *data, size_t len,

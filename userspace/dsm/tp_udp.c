@@ -94,8 +94,8 @@ static void xmit(int dest, const void *buf, size_t len)
 			return;
 	}
 	/* a lost datagram is what the retransmission is for */
-	sendto(fd, buf, len, 0, (const struct sockaddr *)&peer[dest],
-	       sizeof(peer[dest]));
+	DSM_SYS(sendto(fd, buf, len, 0, (const struct sockaddr *)&peer[dest],
+		       sizeof(peer[dest])));
 }
 
 static void send_ack(int dest, uint32_t seq)
@@ -322,9 +322,10 @@ static void *u_service(void *arg)
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
-		if (poll(&p, 1, 10) < 0 && errno != EINTR)
+		if (DSM_SYS(poll(&p, 1, 10)) < 0 && errno != EINTR)
 			dsm_fatal("udp: poll", errno);
-		while ((n = recv(fd, buf.b, sizeof(buf.b), MSG_DONTWAIT)) >= 0)
+		while ((n = DSM_SYS(recv(fd, buf.b, sizeof(buf.b),
+					 MSG_DONTWAIT))) >= 0)
 			handle(buf.b, (size_t)n);
 		retransmit();
 	}
@@ -387,7 +388,7 @@ static void u_finish(void)
 			break;
 		if (!left && dsm_now() > end - 1.7)
 			break;
-		nanosleep(&ts, NULL);
+		DSM_SYS(nanosleep(&ts, NULL));
 	}
 }
 

@@ -89,7 +89,7 @@ static ssize_t send_dsm(int dest, const void *hdr, size_t hdr_len,
 	cmsg->cmsg_type = WIND_CMSG_DSM;
 	cmsg->cmsg_len = CMSG_LEN(sizeof(d));
 	memcpy(CMSG_DATA(cmsg), &d, sizeof(d));
-	return sendmsg(fd, &msg, flags);
+	return DSM_SYS(sendmsg(fd, &msg, flags));
 }
 
 static void check_sent(ssize_t r, const char *what)
@@ -118,7 +118,7 @@ static void w_send(int dest, const struct dsm_msg *m, const void *data,
 	};
 
 	(void)reply_to;
-	check_sent(sendmsg(fd, &msg, flags & TP_SYNC ? MSG_WIND_SYNC : 0),
+	check_sent(DSM_SYS(sendmsg(fd, &msg, flags & TP_SYNC ? MSG_WIND_SYNC : 0)),
 		   "wind: send");
 }
 
@@ -151,7 +151,7 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
-	nanosleep(&ts, NULL);
+	DSM_SYS(nanosleep(&ts, NULL));
 }
 
 static void w_init(void)
@@ -191,8 +191,9 @@ static void w_init(void)
 
 		if (i == dsm.cfg.rank)
 			continue;
-		while (sendto(fd, &m, sizeof(m), MSG_WIND_SYNC,
-			      (struct sockaddr *)&peer[i], sizeof(peer[i])) < 0) {
+		while (DSM_SYS(sendto(fd, &m, sizeof(m), MSG_WIND_SYNC,
+				      (struct sockaddr *)&peer[i],
+				      sizeof(peer[i]))) < 0) {
 			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
 			    errno != EHOSTUNREACH && errno != ENETUNREACH &&
 			    errno != EINTR && errno != EAGAIN)
@@ -230,12 +231,12 @@ static void *w_service(void *arg)
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
-		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+		if (DSM_SYS(poll(&p, 1, 1000)) < 0 && errno != EINTR)
 			dsm_fatal("wind: poll", errno);
 		if (p.revents & POLLERR) {
 			struct wind_error e;
 
-			while (wind_recv_error(fd, &e) == 0) {
+			while (DSM_SYS(wind_recv_error(fd, &e)) == 0) {
 				char what[96];
 
 				if (atomic_load(&dsm.finishing))
@@ -249,7 +250,7 @@ static void *w_service(void *arg)
 				int err;
 				socklen_t sl = sizeof(err);
 
-				getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &sl);
+				DSM_SYS(getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &sl));
 				if (err && !atomic_load(&dsm.finishing))
 					dsm_fatal("wind: socket error", err);
 				continue;
@@ -257,7 +258,7 @@ static void *w_service(void *arg)
 		}
 		if (!(p.revents & POLLIN))
 			continue;
-		n = wind_recv(fd, buf.b, sizeof(buf.b), &from, &d);
+		n = DSM_SYS(wind_recv(fd, buf.b, sizeof(buf.b), &from, &d));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
