@@ -50,7 +50,13 @@ void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
 		cntr->value++;
 }
 
-static int map_errno(int err)
+/**
+ * wfi_map_errno() - the libfabric error for a socket call's errno
+ * @err: positive errno
+ *
+ * Return: positive FI_E* value.
+ */
+int wfi_map_errno(int err)
 {
 	switch (err) {
 	case ETIMEDOUT:
@@ -61,12 +67,15 @@ static int map_errno(int err)
 		return FI_ECONNRESET;
 	case EMSGSIZE:
 		return FI_EMSGSIZE;
+	case EACCES:
+		return FI_EACCES;
 	default:
 		return FI_EIO;
 	}
 }
 
-static size_t iov_total(const struct iovec *iov, size_t count)
+/* Bytes in an iovec array */
+size_t wfi_iov_total(const struct iovec *iov, size_t count)
 {
 	size_t i, n = 0;
 
@@ -452,7 +461,7 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
 			     .msg_iov = iov, .msg_iovlen = count + 1 };
 	const struct sockaddr_in *sin;
-	size_t total = iov_total(uiov, count);
+	size_t total = wfi_iov_total(uiov, count);
 	ssize_t ret = 0, n;
 
 	if (count > WFI_IOV_LIMIT)
@@ -498,13 +507,13 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 			goto out;
 		}
 		if (flags & FI_INJECT) {
-			ret = -map_errno(errno);
+			ret = -wfi_map_errno(errno);
 			goto out;
 		}
 		c.e.op_context = context;
 		c.e.flags = FI_SEND | op_flag(op);
 		c.e.tag = tag;
-		c.err = map_errno(errno);
+		c.err = wfi_map_errno(errno);
 		c.prov_errno = errno;
 		wfi_complete(ep, true, flags, &c);
 		goto out;
@@ -576,7 +585,7 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 	rx->ignore = ignore;
 	rx->iov_count = count;
 	memcpy(rx->iov, iov, count * sizeof(*iov));
-	rx->len = iov_total(iov, count);
+	rx->len = wfi_iov_total(iov, count);
 
 	pthread_mutex_lock(&ep->dom->lock);
 	if (src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV) &&

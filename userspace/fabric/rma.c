@@ -41,35 +41,6 @@ static inline struct wfi_ep *to_ep(struct fid_ep *fep)
 	return wfi_container_of(fep, struct wfi_ep, ep);
 }
 
-static size_t iov_len(const struct iovec *iov, size_t n)
-{
-	size_t i, t = 0;
-
-	for (i = 0; i < n; i++)
-		t += iov[i].iov_len;
-	return t;
-}
-
-static int map_errno(int err)
-{
-	switch (err) {
-	case ETIMEDOUT:
-		return FI_ETIMEDOUT;
-	case ECONNREFUSED:
-		return FI_ECONNREFUSED;
-	case ECONNRESET:
-		return FI_ECONNRESET;
-	case EMSGSIZE:
-		return FI_EMSGSIZE;
-	case EACCES:
-		return FI_EACCES;
-	default:
-		return FI_EIO;
-	}
-}
-
-/* --- regions --- */
-
 int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr)
 {
 	struct wind_region r = {
@@ -354,7 +325,7 @@ static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 		case EMSGSIZE:
 			return -FI_EMSGSIZE;
 		}
-		pend_complete(ep, p, map_errno(errno), errno, 0);
+		pend_complete(ep, p, wfi_map_errno(errno), errno, 0);
 		free(p);
 		return 0;
 	}
@@ -438,7 +409,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 			uint64_t key, bool has_data, uint64_t data,
 			void *context, uint64_t flags)
 {
-	size_t len = iov_len(iov, count);
+	size_t len = wfi_iov_total(iov, count);
 	struct wfi_rma rma = { .key = key, .addr = addr, .len = len };
 	struct wfi_pend *p;
 	ssize_t ret;
@@ -480,10 +451,10 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 				goto out_free;
 			}
 			if (flags & FI_INJECT) {
-				ret = -map_errno(-r);
+				ret = -wfi_map_errno(-r);
 				goto out_free;
 			}
-			pend_complete(ep, p, map_errno(-r), -r, 0);
+			pend_complete(ep, p, wfi_map_errno(-r), -r, 0);
 			ret = 0;
 			goto out_free;
 		}
@@ -506,7 +477,7 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 		       size_t count, fi_addr_t src, uint64_t addr, uint64_t key,
 		       void *context, uint64_t flags)
 {
-	size_t len = iov_len(iov, count);
+	size_t len = wfi_iov_total(iov, count);
 	struct wfi_rma rma = { .key = key, .addr = addr, .len = len };
 	struct wfi_pend *p;
 	ssize_t ret;

@@ -313,6 +313,8 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+int wfi_map_errno(int err);
+size_t wfi_iov_total(const struct iovec *iov, size_t count);
 int64_t wfi_now_ms(void);
 ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
