@@ -752,8 +752,8 @@ uint16_t wind_csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
-		       const void *pkt, size_t len)
+uint16_t wind_l4_csum(in_addr_t saddr, in_addr_t daddr, uint8_t proto,
+		      uint16_t pseudo_len, const void *pkt, size_t len)
 {
 	uint8_t ph[12];
 	uint32_t sum;
@@ -762,7 +762,7 @@ uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 	memcpy(ph, &saddr, 4);
 	memcpy(ph + 4, &daddr, 4);
 	ph[8] = 0;
-	ph[9] = IPPROTO_WIND;
+	ph[9] = proto;
 	ph[10] = pseudo_len >> 8;
 	ph[11] = pseudo_len & 0xff;
 	sum = wind_csum_add(0, ph, sizeof(ph));
@@ -771,6 +771,12 @@ uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 	if (!c)
 		c = 0xffff;
 	return htons(c);
+}
+
+uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
+		       const void *pkt, size_t len)
+{
+	return wind_l4_csum(saddr, daddr, IPPROTO_WIND, pseudo_len, pkt, len);
 }
 
 ssize_t wind_recv_wait(int fd, void *buf, size_t len, struct sockaddr_in *from,

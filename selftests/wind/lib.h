@@ -160,9 +160,13 @@ long wind_msg_check(const void *buf, size_t len);
 uint32_t wind_csum_add(uint32_t sum, const void *buf, size_t len);
 uint16_t wind_csum_fold(uint32_t sum);
 /*
- * Checksum of a Wind packet: IPv4 pseudo-header (saddr, daddr, 0,
- * IPPROTO_WIND, pseudo_len) + pkt[0..len).  Network byte order, never 0.
+ * Internet checksum of an IPv4 L4 packet: pseudo-header (saddr, daddr,
+ * 0, proto, pseudo_len) + pkt[0..len).  Network byte order, never 0:
+ * over a packet whose checksum field is right, 0xffff.
  */
+uint16_t wind_l4_csum(in_addr_t saddr, in_addr_t daddr, uint8_t proto,
+		      uint16_t pseudo_len, const void *pkt, size_t len);
+/* The same for a Wind packet (proto IPPROTO_WIND) */
 uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 		       const void *pkt, size_t len);
 

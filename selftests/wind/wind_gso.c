@@ -783,24 +783,6 @@ static bool tap_same(struct tap_slot *t, uint32_t key, uint32_t a, uint32_t b)
 /* Wind's default net.wind.udp_port */
 #define WIND_UDP_PORT	9253
 
-/* 0 if the UDP datagram's checksum (over the pseudo-header) is right */
-static int udp_csum_ok(in_addr_t saddr, in_addr_t daddr, const void *udp,
-		       size_t len)
-{
-	uint8_t ph[12];
-	uint32_t sum;
-
-	memcpy(ph, &saddr, 4);
-	memcpy(ph + 4, &daddr, 4);
-	ph[8] = 0;
-	ph[9] = IPPROTO_UDP;
-	ph[10] = len >> 8;
-	ph[11] = len & 0xff;
-	sum = wind_csum_add(0, ph, sizeof(ph));
-	sum = wind_csum_add(sum, udp, len);
-	return wind_csum_fold(sum) ? -1 : 0;
-}
-
 static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 {
 	const struct iphdr_min {
@@ -829,7 +811,8 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		}
 		if (ntohs(uh[2]) != n - ihl)
 			return "UDP length";
-		if (uh[3] && udp_csum_ok(iph->saddr, iph->daddr, uh, n - ihl))
+		if (uh[3] && wind_l4_csum(iph->saddr, iph->daddr, IPPROTO_UDP,
+					  n - ihl, uh, n - ihl) != 0xffff)
 			return "UDP checksum";
 		ihl += 8;
 	}
