@@ -6,8 +6,9 @@
 # messages and a sync Direct Map write into a registered region:
 # modcycle_traffic), close, and rmmod wind.  Each time the module's
 # refcount must come back to 0 and rmmod must succeed; at the end the
-# unreclaimable slab, the caches Wind allocates from and MemAvailable must
-# be near where they were, and the kernel log clean.  KTAP output.
+# unreclaimable slab, the caches Wind allocates from, vmalloc, per-CPU
+# and the kernel memory no counter names must be near where they were,
+# and the kernel log clean.  KTAP output.
 #
 # Another test may have left the module loaded a moment ago (a socket
 # closed just before is freed after an RCU grace period): the first
@@ -67,6 +68,16 @@ mem() {
 	skb=$(awk '$1 == "skbuff_head_cache" { print $2 }' /proc/slabinfo)
 	pins=$(awk '$1 == "nr_foll_pin_acquired" { a = $2 } $1 == "nr_foll_pin_released" { r = $2 } END { print a - r }' /proc/vmstat)
 	wslab=$(awk '$1 ~ /^[Ww][Ii][Nn][Dd]/ { s += $2 } END { print s + 0 }' /proc/slabinfo)
+	# kernel memory no counter names: what a module holds in pages of
+	# its own (skb frags, alloc_pages) would show here, not in MemAvailable's
+	# page cache and user memory that other processes move
+	unacc=$(awk '{ v[$1] = $2 } END {
+		print v["MemTotal:"] - v["MemFree:"] - v["Buffers:"] - v["Cached:"] - \
+			v["SwapCached:"] - v["AnonPages:"] - v["Slab:"] - v["KernelStack:"] - \
+			v["PageTables:"] - v["VmallocUsed:"] - v["Percpu:"] }' /proc/meminfo)
+	vmal=$(awk '$1 == "VmallocUsed:" { print $2 }' /proc/meminfo)
+	pcpu=$(awk '$1 == "Percpu:" { print $2 }' /proc/meminfo)
+	cp /proc/meminfo "/tmp/windcyc-meminfo.$1" 2>/dev/null
 }
 
 cleanup() { ip netns del "$ns" 2>/dev/null; }
@@ -86,8 +97,8 @@ ip netns add "$ns" && ip -n "$ns" link set lo up || { echo "1..0 # SKIP no netns
 # one cycle first, so that the baseline includes what a first load
 # allocates for good (caches, the namespace's first use)
 modprobe wind && ip netns exec "$ns" ./modcycle_traffic && refcnt_zero && unload
-mem
-b_sunr=$sunr b_avail=$avail b_k512=$k512 b_k192=$k192 b_skb=$skb b_pins=$pins
+mem base
+b_sunr=$sunr b_unacc=$unacc b_vmal=$vmal b_pcpu=$pcpu b_avail=$avail b_k512=$k512 b_k192=$k192 b_skb=$skb b_pins=$pins
 echo "# baseline: SUnreclaim $sunr kB, MemAvailable $avail kB, kmalloc-512 $k512, kmalloc-192 $k192, skbuff_head_cache $skb objects, pages pinned $pins"
 
 t0=$(date +%s)
@@ -122,24 +133,37 @@ else
 fi
 
 # What namespaces, RCU and the workqueues free lazily takes a while to
-# come back: measure until MemAvailable is near the baseline, for up to
-# 20 s, and keep the last reading.
+# come back: measure until the kernel memory no counter names is near the
+# baseline, for up to 20 s, and keep the last reading.
 for _ in $(seq 10); do
-	mem
-	[ $((b_avail - avail)) -lt 8192 ] && break
+	mem after
+	[ $((unacc - b_unacc)) -lt 4096 ] && break
 	sleep 2
 done
 echo "# after: SUnreclaim $sunr kB, MemAvailable $avail kB, kmalloc-512 $k512, kmalloc-192 $k192, skbuff_head_cache $skb objects, pages pinned $pins"
-# a leak of one object a cycle shows as $CYCLES objects; 1 MiB of slab
-# and 32 MiB of MemAvailable (a page cache and module loader that do not
-# give everything back at once: 6.1 once ended 16.4 MiB short with slab
-# and pins exactly back) are the noise of a system doing other things
-if [ $((sunr - b_sunr)) -lt 1024 ] && [ $((b_avail - avail)) -lt 32768 ] &&
-   [ $((k512 - b_k512)) -lt $((CYCLES / 2)) ] && [ $((k192 - b_k192)) -lt $((CYCLES / 2)) ] &&
-   [ $((skb - b_skb)) -lt $((CYCLES / 2)) ] && [ "$pins" = "$b_pins" ]; then
-	ok "memory back to the baseline (SUnreclaim $((sunr - b_sunr)) kB, MemAvailable $((avail - b_avail)) kB, kmalloc-512 $((k512 - b_k512)), kmalloc-192 $((k192 - b_k192)), skbuff $((skb - b_skb)))"
+# what moved by 1 MiB or more, to tell a page cache or a process from a leak
+awk 'NR == FNR { b[$1] = $2; next } ($1 in b) && ($2 - b[$1] >= 1024 || b[$1] - $2 >= 1024) {
+	printf "# meminfo %s %+d kB\n", $1, $2 - b[$1] }' /tmp/windcyc-meminfo.base /tmp/windcyc-meminfo.after
+d_unacc=$((unacc - b_unacc)) d_vmal=$((vmal - b_vmal)) d_pcpu=$((pcpu - b_pcpu))
+echo "# kernel memory with no counter $d_unacc kB, vmalloc $d_vmal kB, percpu $d_pcpu kB"
+# What Wind could hold is slab (SUnreclaim, the kmalloc caches it uses,
+# skb heads), pages of its own (skb frags: the memory no counter names),
+# module and kvmalloc memory (vmalloc), per-CPU counters and pinned user
+# pages.  A leak of one object a cycle shows as $CYCLES objects; SLUB
+# counts whole per-CPU slabs as in use (21 objects of kmalloc-192), so
+# noise reaches 63 on 2 CPUs.  A leaked page a cycle is 400 kB: below the
+# 8 MiB of noise the page allocator's per-CPU lists and other tests' late
+# frees make in that count, caught instead by check-debug's kmemleak when
+# it is an skb.  MemAvailable moves with page caches and processes the
+# suite leaves behind (the 6.12 suite once ended 38 MiB down with every
+# count here back): shown, not judged.
+if [ $((sunr - b_sunr)) -lt 1024 ] && [ $d_unacc -lt 8192 ] &&
+   [ $d_vmal -lt 1024 ] && [ $d_pcpu -lt 256 ] &&
+   [ $((k512 - b_k512)) -lt "$CYCLES" ] && [ $((k192 - b_k192)) -lt "$CYCLES" ] &&
+   [ $((skb - b_skb)) -lt "$CYCLES" ] && [ "$pins" = "$b_pins" ]; then
+	ok "memory back to the baseline (SUnreclaim $((sunr - b_sunr)) kB, no counter $d_unacc kB, vmalloc $d_vmal kB, percpu $d_pcpu kB, kmalloc-512 $((k512 - b_k512)), kmalloc-192 $((k192 - b_k192)), skbuff $((skb - b_skb)))"
 else
-	not_ok "memory back to the baseline (SUnreclaim $((sunr - b_sunr)) kB, MemAvailable $((avail - b_avail)) kB, kmalloc-512 $((k512 - b_k512)), kmalloc-192 $((k192 - b_k192)), skbuff $((skb - b_skb)), pins $b_pins -> $pins)"
+	not_ok "memory back to the baseline (SUnreclaim $((sunr - b_sunr)) kB, no counter $d_unacc kB, vmalloc $d_vmal kB, percpu $d_pcpu kB, kmalloc-512 $((k512 - b_k512)), kmalloc-192 $((k192 - b_k192)), skbuff $((skb - b_skb)), pins $b_pins -> $pins)"
 fi
 
 BAD='WARNING:|BUG:|Oops|Call Trace|refcount_t:|general protection|KASAN|UBSAN|kmemleak|list_(add|del) corruption|blocked for more than|soft lockup|Kernel panic'
