@@ -363,8 +363,9 @@ static void data_cb_fill(struct sk_buff *skb)
 	const struct windhdr *wh = wind_hdr(skb);
 	const struct wind_datahdr *dh = (const void *)(wh + 1);
 	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-	__be32 saddr = ip_hdr(skb)->saddr;
+	struct in6_addr saddr, daddr;
 
+	wind_skb_addrs(skb, &saddr, &daddr);
 	memset(cb, 0, sizeof(*cb));
 	cb->seq = ntohl(wh->seq);
 	cb->frag = ntohs(dh->frag);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sock_diag for Wind: NETLINK_SOCK_DIAG requests for AF_INET sockets of
- * protocol IPPROTO_WIND, through the kernel's inet_diag, as raw sockets
+ * sock_diag for Wind: NETLINK_SOCK_DIAG requests for AF_INET and AF_INET6
+ * sockets of protocol IPPROTO_WIND, each family its own sockets, through the kernel's inet_diag, as raw sockets
  * are served (net/ipv4/raw_diag.c).  A dump walks the namespace's port
  * table under RCU (sockets are SOCK_RCU_FREE) and resumes by position;
  * an exact request finds the socket as a packet would.  Each socket is
@@ -35,7 +35,7 @@ static void wind_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	long num = 0, s_num = cb->args[1];
 	struct wind_sock *ws;
 
-	if (r->sdiag_family != AF_INET)
+	if (r->sdiag_family != AF_INET && r->sdiag_family != AF_INET6)
 		return;
 	rcu_read_lock();
 	for (; bucket < ARRAY_SIZE(wn->ports); bucket++, s_num = 0) {
@@ -43,7 +43,8 @@ static void wind_diag_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		hlist_for_each_entry_rcu(ws, &wn->ports[bucket], port_node) {
 			struct sock *sk = &ws->inet.sk;
 
-			if (num < s_num || !diag_match(sk, r) ||
+			if (num < s_num || sk->sk_family != r->sdiag_family ||
+			    !diag_match(sk, r) ||
 			    !inet_diag_bc_sk(bc, sk))
 				goto next;
 			if (inet_sk_diag_fill(sk, NULL, skb, cb, r, NLM_F_MULTI,
@@ -64,18 +65,23 @@ static int wind_diag_dump_one(struct netlink_callback *cb,
 {
 	struct sk_buff *in_skb = cb->skb;
 	struct net *net = sock_net(in_skb->sk);
+	struct in6_addr addr;
 	struct sk_buff *rep;
 	struct sock *sk;
 	int err;
 
-	if (r->sdiag_family != AF_INET)
+	if (r->sdiag_family == AF_INET)
+		ipv6_addr_set_v4mapped(r->id.idiag_src[0], &addr);
+	else if (r->sdiag_family == AF_INET6)
+		memcpy(&addr, r->id.idiag_src, sizeof(addr));
+	else
 		return -EINVAL;
 	rcu_read_lock();
-	sk = wind_port_lookup(net, r->id.idiag_src[0], r->id.idiag_sport);
+	sk = wind_port_lookup(net, &addr, r->id.idiag_sport);
 	rcu_read_unlock();
 	if (!sk)
 		return -ENOENT;
-	if (!diag_match(sk, r)) {
+	if (sk->sk_family != r->sdiag_family || !diag_match(sk, r)) {
 		sock_put(sk);
 		return -ENOENT;
 	}

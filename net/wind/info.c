@@ -67,30 +67,38 @@ static void peer_info_fill(const struct wind_peer *peer,
  * @len: *@optlen, already read and checked not negative
  *
  * Return: 0, -EINVAL for a buffer shorter than WIND_PEER_INFO_MIN_LEN,
- * -EAFNOSUPPORT for an address that is not AF_INET, -ENOENT when the
- * socket has no state for that peer, -EFAULT for a bad pointer.
+ * -EAFNOSUPPORT for an address that is neither AF_INET nor, on an
+ * AF_INET6 socket, AF_INET6, -ENOENT when the socket has no state for
+ * that peer, -EFAULT for a bad pointer.
  */
 int wind_peer_info_get(struct sock *sk, char __user *optval,
 		       int __user *optlen, int len)
 {
 	struct wind_peer_info *info;
+	struct sockaddr_in6 sin6;
 	struct wind_peer *peer;
-	struct sockaddr_in sin;
-	int err = 0;
+	struct in6_addr daddr;
+	__be16 dport;
+	int err, oif;
 
 	if (len < WIND_PEER_INFO_MIN_LEN)
 		return -EINVAL;
-	if (copy_from_user(&sin, optval, sizeof(sin)))
+	if (copy_from_user(&sin6, optval, sizeof(sin6)))
 		return -EFAULT;
-	if (sin.sin_family != AF_INET)
-		return -EAFNOSUPPORT;
+	/* a sockaddr_in, or on an AF_INET6 socket a sockaddr_in6 */
+	err = wind_dest(sk, &sin6, sizeof(sin6), &daddr, &dport, &oif);
+	if (err == -EINVAL || err == -ENETUNREACH)
+		err = -ENOENT;		/* no such peer there can be */
+	if (err)
+		return err;
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
-	memcpy(&info->wpi_addr, &sin, sizeof(sin));
+	memcpy(&info->wpi_addr, &sin6, sin6.sin6_family == AF_INET6 ?
+	       sizeof(sin6) : sizeof(struct sockaddr_in));
 
 	lock_sock(sk);
-	peer = wind_peer_lookup(sk, sin.sin_addr.s_addr, sin.sin_port);
+	peer = wind_peer_lookup(sk, &daddr, dport);
 	if (peer)
 		peer_info_fill(peer, info);
 	else

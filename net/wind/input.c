@@ -8,8 +8,11 @@
  * for packets we sent arrive here too.
  */
 #include <linux/icmp.h>
+#include <linux/icmpv6.h>
 #include <net/icmp.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
@@ -41,8 +44,11 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	v = wind_wire_check_len(wind_hdr(skb), skb->len);
 	if (v)
 		return wire_mib[v];
-	if (skb_checksum_init(skb, IPPROTO_WIND, inet_compute_pseudo) ||
-	    skb_checksum_complete(skb))
+	if (wind_skb_v6(skb) ?
+	    skb_checksum_init(skb, IPPROTO_WIND, ip6_compute_pseudo) :
+	    skb_checksum_init(skb, IPPROTO_WIND, inet_compute_pseudo))
+		return WIND_MIB_IN_ERR_CHECKSUM;
+	if (skb_checksum_complete(skb))
 		return WIND_MIB_IN_ERR_CHECKSUM;
 	v = wind_wire_check_hdr(wind_hdr(skb), &hlen);
 	if (v)
@@ -135,14 +141,16 @@ drop:
 int wind_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
+	struct in6_addr saddr, daddr;
 	enum wind_mib_field bad;
+	bool v6 = wind_skb_v6(skb);
 	struct sock *sk;
 
 	/* inside UDP, our own layout only (udp.c): the tunnel's headers
 	 * are gone
 	 */
 	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb)) {
-		if (!wind_skb_udp(skb))
+		if (!wind_skb_udp(skb) && !v6)
 			return rcv_segments(net, skb);
 		WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_HEADER);
@@ -174,15 +182,21 @@ int wind_rcv(struct sk_buff *skb)
 		WIND_INC_STATS(net, bad);
 		goto drop;
 	}
-	trace_wind_packet_recv(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr, skb);
+	wind_skb_addrs(skb, &saddr, &daddr);
+	trace_wind_packet_recv(&saddr, &daddr, skb);
 
 	rcu_read_lock();
-	sk = wind_port_lookup(net, ip_hdr(skb)->daddr, wind_hdr(skb)->dest);
+	sk = wind_port_lookup(net, &daddr, wind_hdr(skb)->dest);
 	rcu_read_unlock();
 	if (!sk) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_NOPORT);
 		/* as UDP: tell the sender nobody listens here */
-		if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_DATA)
+		if ((wind_hdr(skb)->version_type & 0xf) != WIND_PKT_DATA)
+			goto drop;
+		if (v6)
+			icmpv6_send(skb, ICMPV6_DEST_UNREACH,
+				    ICMPV6_PORT_UNREACH, 0);
+		else
 			icmp_send(skb, ICMP_DEST_UNREACH, ICMP_PORT_UNREACH, 0);
 		goto drop;
 	}
@@ -190,7 +204,8 @@ int wind_rcv(struct sk_buff *skb)
 	/* protocol 253 is registered with no_policy: IPsec's inbound
 	 * policy is ours to enforce, as UDP does
 	 */
-	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb)) {
+	if (v6 ? !xfrm6_policy_check(sk, XFRM_POLICY_IN, skb) :
+		 !xfrm4_policy_check(sk, XFRM_POLICY_IN, skb)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_FILTERED);
 		sock_put(sk);
 		goto drop;
@@ -293,16 +308,18 @@ static void challenge(struct sock *sk, struct sk_buff *skb,
 static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 				  struct wind_peer *peer)
 {
-	const struct iphdr *iph = ip_hdr(skb);
 	const struct windhdr *wh = wind_hdr(skb);
 	struct wind_sock *ws = wind_sk(sk);
 	struct net *net = sock_net(sk);
 	u8 type = wh->version_type & 0xf;
+	struct in6_addr saddr, daddr;
 	u32 local_tag;
 	bool verified;
+	int oif;
 
+	wind_skb_addrs(skb, &saddr, &daddr);
 	local_tag = peer ? peer->local_tag :
-			   wind_local_tag(sk, iph->saddr, wh->source);
+			   wind_local_tag(sk, &saddr, wh->source);
 	verified = tag_verified(wh, local_tag);
 	if (wh->dst_tag && !verified) {
 		/* meant for an earlier socket on this port, or forged */
@@ -323,7 +340,10 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 			wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
 			return NULL;
 		}
-		peer = wind_peer_create(sk, iph->saddr, wh->source, iph->daddr,
+		/* a link-local peer is reached where it came from */
+		oif = ipv6_addr_type(&saddr) & IPV6_ADDR_LINKLOCAL ?
+		      skb->skb_iif : 0;
+		peer = wind_peer_create(sk, &saddr, wh->source, &daddr, oif,
 					GFP_ATOMIC);
 		if (IS_ERR(peer)) {
 			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
@@ -402,20 +422,50 @@ static void challenge_rcv(struct sock *sk, struct wind_peer *peer,
 	wind_rtx_now(peer);
 }
 
-/* The Wind header of the packet an ICMP error quotes (skb->data: its IP
- * header), past the UDP header if it went inside UDP, with @len bytes of
- * it linear; NULL if the quote is shorter.
+/* The Wind header of the packet an ICMP or ICMPv6 error quotes
+ * (skb->data: its IP header), past the UDP header if it went inside UDP,
+ * with @len bytes of it linear; NULL if the quote is shorter.
  */
 static const struct windhdr *quoted_hdr(struct sk_buff *skb, unsigned int len)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
-	unsigned int off = iph->ihl << 2;
+	unsigned int off;
+	__be16 frag_off;
+	u8 nexthdr;
+	int hoff;
 
-	if (iph->protocol == IPPROTO_UDP)
-		off += sizeof(struct udphdr);
+	if (iph->version == 6) {
+		nexthdr = ((const struct ipv6hdr *)skb->data)->nexthdr;
+		hoff = ipv6_skip_exthdr(skb, sizeof(struct ipv6hdr), &nexthdr,
+					&frag_off);
+		if (hoff < 0 || nexthdr != IPPROTO_WIND)
+			return NULL;
+		off = hoff;
+	} else {
+		off = iph->ihl << 2;
+		if (iph->protocol == IPPROTO_UDP)
+			off += sizeof(struct udphdr);
+	}
 	if (!pskb_may_pull(skb, off + len))
 		return NULL;
 	return (const struct windhdr *)(skb->data + off);
+}
+
+/* The destination of the packet an ICMP error quotes (skb->data: its IP
+ * header, pulled by quoted_hdr()), an IPv4 one v4-mapped.
+ */
+static void quoted_addrs(const struct sk_buff *skb, struct in6_addr *saddr,
+			 struct in6_addr *daddr)
+{
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+
+	if (iph->version == 6) {
+		*saddr = ((const struct ipv6hdr *)skb->data)->saddr;
+		*daddr = ((const struct ipv6hdr *)skb->data)->daddr;
+	} else {
+		ipv6_addr_set_v4mapped(iph->saddr, saddr);
+		ipv6_addr_set_v4mapped(iph->daddr, daddr);
+	}
 }
 
 /* Does the packet an ICMP error quotes come from @peer's association,
@@ -444,17 +494,35 @@ static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
  */
 static void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	const int type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
 	const struct windhdr *wh = quoted_hdr(skb, 2 * sizeof(__be16));
+	struct in6_addr saddr, daddr;
+	bool too_big, refused;
 	struct wind_peer *peer;
+	int type, code;
 
 	if (!wh)
 		return;
-	peer = wind_peer_lookup(sk, ((const struct iphdr *)skb->data)->daddr,
-				wh->dest);
-	if (!peer || type != ICMP_DEST_UNREACH)
+	quoted_addrs(skb, &saddr, &daddr);
+	peer = wind_peer_lookup(sk, &daddr, wh->dest);
+	if (!peer)
 		return;
-	if (code == ICMP_FRAG_NEEDED) {
+	if (wind_skb_v6(skb)) {
+		type = icmp6_hdr(skb)->icmp6_type;
+		code = icmp6_hdr(skb)->icmp6_code;
+		too_big = type == ICMPV6_PKT_TOOBIG;
+		refused = (type == ICMPV6_DEST_UNREACH &&
+			   code == ICMPV6_PORT_UNREACH) ||
+			  (type == ICMPV6_PARAMPROB &&
+			   code == ICMPV6_UNK_NEXTHDR);
+	} else {
+		type = icmp_hdr(skb)->type;
+		code = icmp_hdr(skb)->code;
+		too_big = type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED;
+		refused = type == ICMP_DEST_UNREACH &&
+			  (code == ICMP_PORT_UNREACH ||
+			   code == ICMP_PROT_UNREACH);
+	}
+	if (too_big) {
 		/* the route's MTU was updated by wind_err(); a quote that is
 		 * not ours does not make us rebuild anything
 		 */
@@ -463,7 +531,7 @@ static void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
 		dst_release(peer->dst);
 		peer->dst = NULL;
 		wind_peer_route(peer);
-	} else if (code == ICMP_PORT_UNREACH || code == ICMP_PROT_UNREACH) {
+	} else if (refused) {
 		if (!icmp_quote_ok(skb, peer)) {
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
 			return;
@@ -481,19 +549,22 @@ static void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
  */
 int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	const struct iphdr *iph = ip_hdr(skb);
 	const struct windhdr *wh = wind_hdr(skb);
 	struct wind_sock *ws = wind_sk(sk);
+	struct in6_addr saddr, daddr;
 	struct wind_peer *peer;
 	u8 type;
 
-	if (unlikely(iph->protocol == IPPROTO_ICMP)) {
+	if (unlikely(wind_skb_v6(skb) ?
+		     ipv6_hdr(skb)->nexthdr == IPPROTO_ICMPV6 :
+		     ip_hdr(skb)->protocol == IPPROTO_ICMP)) {
 		/* an ICMP error that waited for process context */
 		icmp_error_rcv(sk, skb);
 		goto drop;
 	}
 	type = wh->version_type & 0xf;
-	peer = wind_peer_lookup(sk, iph->saddr, wh->source);
+	wind_skb_addrs(skb, &saddr, &daddr);
+	peer = wind_peer_lookup(sk, &saddr, wh->source);
 	if (type == WIND_PKT_RESET) {
 		reset_rcv(sk, peer, wh);
 		goto drop;
@@ -541,32 +612,20 @@ drop:
 }
 EXPORT_SYMBOL_IF_KUNIT(wind_backlog_rcv);
 
-/**
- * wind_err() - an ICMP error about a packet we sent
- * @skb: the ICMP payload: our IP header and at least 8 bytes of ours
- *	 (from IP for raw packets, from udp.c for those inside UDP)
- * @info: the ICMP info (the MTU for "fragmentation needed")
- *
- * Port or protocol unreachable fails the peer with ECONNREFUSED, and a
- * smaller path MTU shrinks the packets built from now on, if the quoted
- * packet is one of ours in flight (icmp_quote_ok()).  While process
- * context owns the socket, a clone waits on the socket's backlog, so
- * that neither an error nor a path MTU update is lost.
- *
- * Return: 0, or -ENOENT when no socket sent it.
- */
-int wind_err(struct sk_buff *skb, u32 info)
+/* Either ICMP's error: @mtu, the new path MTU of a "too big" error */
+static int wind_icmp_err(struct sk_buff *skb, u32 mtu)
 {
 	const struct windhdr *wh = quoted_hdr(skb, 2 * sizeof(__be16));
 	struct net *net = dev_net(skb->dev);
+	struct in6_addr saddr, daddr;
 	struct sk_buff *clone;
 	struct sock *sk;
 
 	if (!wh)
 		return -ENOENT;
+	quoted_addrs(skb, &saddr, &daddr);
 	rcu_read_lock();
-	sk = wind_port_lookup(net, ((const struct iphdr *)skb->data)->saddr,
-			      wh->source);
+	sk = wind_port_lookup(net, &saddr, wh->source);
 	rcu_read_unlock();
 	if (!sk)
 		return -ENOENT;
@@ -575,9 +634,13 @@ int wind_err(struct sk_buff *skb, u32 info)
 	 * updated as for UDP, before the socket is locked: the update
 	 * takes the socket's spinlock itself.
 	 */
-	if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
-	    icmp_hdr(skb)->code == ICMP_FRAG_NEEDED)
+	if (wind_skb_v6(skb)) {
+		if (mtu)
+			ip6_sk_update_pmtu(skb, sk, htonl(mtu));
+	} else if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
+		   icmp_hdr(skb)->code == ICMP_FRAG_NEEDED) {
 		ipv4_sk_update_pmtu(skb, sk, ntohs(icmp_hdr(skb)->un.frag.mtu));
+	}
 
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
@@ -595,4 +658,54 @@ int wind_err(struct sk_buff *skb, u32 info)
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;
+}
+
+/**
+ * wind_err() - an ICMP error about a packet we sent
+ * @skb: the ICMP payload: our IP header and at least 8 bytes of ours
+ *	 (from IP for raw packets, from udp.c for those inside UDP)
+ * @info: the ICMP info (the MTU for "fragmentation needed")
+ *
+ * Port or protocol unreachable fails the peer with ECONNREFUSED, and a
+ * smaller path MTU shrinks the packets built from now on, if the quoted
+ * packet is one of ours in flight (icmp_quote_ok()).  While process
+ * context owns the socket, a clone waits on the socket's backlog, so
+ * that neither an error nor a path MTU update is lost.
+ *
+ * Return: 0, or -ENOENT when no socket sent it.
+ */
+int wind_err(struct sk_buff *skb, u32 info)
+{
+	return wind_icmp_err(skb, 0);
+}
+
+/**
+ * wind6_err() - an ICMPv6 error about a packet we sent (inet6_protocol)
+ * @skb: the ICMPv6 payload: our IPv6 header and what follows it
+ * @opt: unused
+ * @type: the ICMPv6 type
+ * @code: its code
+ * @offset: unused: the quote is parsed again, as from the backlog
+ * @info: the new path MTU of "packet too big"
+ *
+ * As wind_err(): port unreachable or an unknown next header fails the
+ * peer with ECONNREFUSED, "packet too big" shrinks its packets.
+ *
+ * Return: 0, or -ENOENT when no socket sent it.
+ */
+int wind6_err(struct sk_buff *skb, struct inet6_skb_parm *opt, u8 type,
+	      u8 code, int offset, __be32 info)
+{
+	return wind_icmp_err(skb, type == ICMPV6_PKT_TOOBIG ? ntohl(info) : 0);
+}
+
+/**
+ * wind6_rcv() - entry point from IPv6 for every Wind packet
+ * @skb: the packet, transport header at skb->data
+ *
+ * Return: 0; the packet is always consumed.
+ */
+int wind6_rcv(struct sk_buff *skb)
+{
+	return wind_rcv(skb);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Wind: module init and exit.  Registers the protocol with AF_INET as
- * SOCK_WIND/IPPROTO_WIND and unwinds in reverse.
+ * Wind: module init and exit.  Registers the protocol with AF_INET and
+ * AF_INET6 as SOCK_WIND/IPPROTO_WIND and unwinds in reverse.
  */
 #include <linux/module.h>
+#include <net/ipv6.h>
 #include <net/protocol.h>
 #include <net/sock.h>
 
@@ -23,13 +24,61 @@ static struct inet_protosw wind_protosw = {
 	.flags		= 0,
 };
 
+static const struct inet6_protocol wind6_protocol = {
+	.handler	= wind6_rcv,
+	.err_handler	= wind6_err,
+	.flags		= INET6_PROTO_NOPOLICY | INET6_PROTO_FINAL,
+};
+
+static struct inet_protosw wind6_protosw = {
+	.type		= SOCK_WIND,
+	.protocol	= IPPROTO_WIND,
+	.prot		= &wind6_prot,
+	.ops		= &wind6_dgram_ops,
+	.flags		= 0,
+};
+
+/* IPv6: its protocol, then its sockets */
+static int wind6_init(void)
+{
+	int err;
+
+	wind6_prot_init();
+	err = proto_register(&wind6_prot, 1);
+	if (err)
+		return err;
+	err = inet6_add_protocol(&wind6_protocol, IPPROTO_WIND);
+	if (err)
+		goto err_protocol;
+	err = inet6_register_protosw(&wind6_protosw);
+	if (err)
+		goto err_protosw;
+	return 0;
+
+err_protosw:
+	inet6_del_protocol(&wind6_protocol, IPPROTO_WIND);
+err_protocol:
+	proto_unregister(&wind6_prot);
+	return err;
+}
+
+static void wind6_exit(void)
+{
+	inet6_unregister_protosw(&wind6_protosw);
+	inet6_del_protocol(&wind6_protocol, IPPROTO_WIND);
+}
+
 static int __init wind_init(void)
 {
 	int err;
 
-	err = proto_register(&wind_prot, 1);
+	err = wind_peer_cache_init();
 	if (err)
 		return err;
+
+	err = proto_register(&wind_prot, 1);
+	if (err)
+		goto err_prot;
 
 	err = wind_mem_init();
 	if (err)
@@ -55,11 +104,17 @@ static int __init wind_init(void)
 	if (err)
 		goto err_protocol;
 
+	err = wind6_init();
+	if (err)
+		goto err_ipv6;
+
 	inet_register_protosw(&wind_protosw);
-	pr_info("wind: reliable datagrams, protocol %d, socket type %d\n",
+	pr_info("wind: reliable datagrams, protocol %d, socket type %d, IPv4 and IPv6\n",
 		IPPROTO_WIND, SOCK_WIND);
 	return 0;
 
+err_ipv6:
+	inet_del_protocol(&wind_protocol, IPPROTO_WIND);
 err_protocol:
 	wind_diag_exit();
 err_diag:
@@ -72,12 +127,15 @@ err_netns:
 	wind_mem_exit();
 err_mem:
 	proto_unregister(&wind_prot);
+err_prot:
+	wind_peer_cache_exit();
 	return err;
 }
 
 static void __exit wind_exit(void)
 {
 	inet_unregister_protosw(&wind_protosw);
+	wind6_exit();
 	inet_del_protocol(&wind_protocol, IPPROTO_WIND);
 	/* inet_del_protocol waited for readers; no new packet reaches us */
 	wind_diag_exit();
@@ -87,7 +145,9 @@ static void __exit wind_exit(void)
 	wind_mem_exit();
 	/* peers are freed by call_rcu(): let every callback finish */
 	rcu_barrier();
+	proto_unregister(&wind6_prot);
 	proto_unregister(&wind_prot);
+	wind_peer_cache_exit();
 }
 
 module_init(wind_init);
@@ -99,3 +159,6 @@ MODULE_DESCRIPTION("Wind: reliable datagrams for software distributed shared mem
 /* socket(AF_INET, SOCK_WIND, 0) and socket(AF_INET, SOCK_WIND, IPPROTO_WIND) */
 MODULE_ALIAS("net-pf-2-proto-0-type-7");
 MODULE_ALIAS("net-pf-2-proto-253-type-7");
+/* socket(AF_INET6, SOCK_WIND, 0) and with IPPROTO_WIND */
+MODULE_ALIAS("net-pf-10-proto-0-type-7");
+MODULE_ALIAS("net-pf-10-proto-253-type-7");

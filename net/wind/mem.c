@@ -104,6 +104,33 @@ void *wind_sk_kmalloc(struct sock *sk, size_t size, gfp_t gfp)
 #endif
 }
 
+/**
+ * wind_sk_alloc() - allocate an object of a socket's from a slab cache
+ * @sk: the socket
+ * @cachep: the cache (created with SLAB_ACCOUNT)
+ * @gfp: allocation flags
+ *
+ * Charged to the socket's memory cgroup, as wind_sk_kmalloc().
+ *
+ * Return: the object, or NULL.
+ */
+void *wind_sk_alloc(struct sock *sk, struct kmem_cache *cachep, gfp_t gfp)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *old;
+	void *p;
+
+	if (!sk->sk_memcg)
+		return kmem_cache_alloc(cachep, gfp);
+	old = set_active_memcg(sk->sk_memcg);
+	p = kmem_cache_alloc(cachep, gfp);
+	set_active_memcg(old);
+	return p;
+#else
+	return kmem_cache_alloc(cachep, gfp);
+#endif
+}
+
 /* skb destructor: give the packet's bytes back to the socket, and to
  * the pool what the socket holds beyond a quarter of its receive buffer
  * while messages wait to be read, beyond a page once none does (as UDP's

@@ -12,6 +12,9 @@
 #include <linux/uio.h>
 #include <net/checksum.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
@@ -20,7 +23,7 @@
 #include "protocol.h"
 #include "trace.h"
 
-#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + \
+#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + WIND_MAX_HLEN)
 /* What a device must do to carry a Wind GSO skb whole (offload.c) */
 #define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)
@@ -154,6 +157,39 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 	wh->oldest = htonl(peer->snd_una);
 }
 
+/* The pseudo-header sum of a packet of @len bytes to @peer, folded */
+static __sum16 wind_pseudo_csum(const struct wind_peer *peer,
+				unsigned int len, __wsum sum)
+{
+	if (peer->v6)
+		return csum_ipv6_magic(&peer->saddr6, &peer->daddr6, len,
+				       IPPROTO_WIND, sum);
+	return csum_tcpudp_magic(peer->saddr, peer->daddr, len, IPPROTO_WIND,
+				 sum);
+}
+
+/* Send a Wind packet (skb->data: its Wind header) over IPv6 on @dst,
+ * whose reference it takes; the socket is AF_INET6.
+ */
+static void wind_xmit6(struct sock *sk, struct sk_buff *skb,
+		       struct dst_entry *dst, const struct in6_addr *saddr,
+		       const struct in6_addr *daddr, int oif, __be16 dport)
+{
+	struct flowi6 fl6;
+
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.flowi6_proto = IPPROTO_WIND;
+	fl6.daddr = *daddr;
+	fl6.saddr = *saddr;
+	fl6.flowi6_oif = oif ?: sk->sk_bound_dev_if;
+	fl6.flowi6_mark = sk->sk_mark;
+	fl6.fl6_dport = dport;
+	fl6.fl6_sport = wind_hdr(skb)->source;
+	skb_dst_set(skb, dst);
+	ip6_xmit(sk, skb, &fl6, sk->sk_mark, NULL, inet6_sk(sk)->tclass,
+		 sk->sk_priority);
+}
+
 /* Data packets leave the checksum to the device, or to
  * skb_checksum_help() where it cannot (as UDP does); the small ones are
  * summed here.
@@ -165,15 +201,13 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 	struct windhdr *wh = wind_hdr(skb);
 
 	if (offload) {
-		wh->check = ~csum_tcpudp_magic(peer->saddr, peer->daddr,
-					       skb->len, IPPROTO_WIND, 0);
+		wh->check = ~wind_pseudo_csum(peer, skb->len, 0);
 		skb->ip_summed = CHECKSUM_PARTIAL;
 		skb->csum_start = skb_transport_header(skb) - skb->head;
 		skb->csum_offset = offsetof(struct windhdr, check);
 	} else {
-		wh->check = csum_tcpudp_magic(peer->saddr, peer->daddr,
-					      skb->len, IPPROTO_WIND,
-					      csum_partial(wh, skb->len, 0));
+		wh->check = wind_pseudo_csum(peer, skb->len,
+					     csum_partial(wh, skb->len, 0));
 		if (!wh->check)
 			wh->check = CSUM_MANGLED_0;
 		skb->ip_summed = CHECKSUM_NONE;
@@ -182,14 +216,20 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 	 * GSO skb is built only of packets that fit)
 	 */
 	if (!skb_is_gso(skb) &&
-	    skb->len + sizeof(struct iphdr) +
+	    skb->len + (peer->v6 ? sizeof(struct ipv6hdr) :
+				   sizeof(struct iphdr)) +
 	    (peer->udp ? sizeof(struct udphdr) : 0) > dst_mtu(peer->dst))
 		skb->ignore_df = 1;
 	peer->last_active = jiffies;
 	peer->tx_packets += npkts;
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
 	set_owner(skb, sk);
-	trace_wind_packet_send(peer->saddr, peer->daddr, skb);
+	trace_wind_packet_send(&peer->saddr6, &peer->daddr6, skb);
+	if (peer->v6) {
+		wind_xmit6(sk, skb, dst_clone(peer->dst), &peer->saddr6,
+			   &peer->daddr6, peer->oif, peer->dport);
+		return;
+	}
 	if (peer->udp) {
 		dst_clone(peer->dst);
 		wind_udp_xmit(sk, skb,
@@ -275,7 +315,9 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 				  IP_MAX_MTU + 1);
 	unsigned int hlen = sizeof(struct iphdr) + WIND_DATA_HLEN;
 
-	if ((dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES)
+	/* IPv6 has no Wind GSO (offload.c): one packet per skb */
+	if (peer->v6 ||
+	    (dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES)
 		return 0;
 	/* inside UDP, as a UDP tunnel's GSO skb: the device must carry
 	 * that too, with what is inside it
@@ -453,37 +495,60 @@ void wind_send_ack(struct wind_peer *peer)
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		   u32 local_tag, u32 oldest)
 {
-	const struct iphdr *iph = ip_hdr(in_skb);
 	const struct windhdr *in = wind_hdr(in_skb);
+	struct in6_addr saddr, daddr;
+	struct rtable *rt = NULL;
+	struct dst_entry *dst;
 	struct windhdr *wh;
 	struct sk_buff *skb;
+	struct flowi6 fl6;
 	struct flowi4 fl4;
-	struct rtable *rt;
-
 	bool udp = wind_skb_udp(in_skb);
+	bool v6 = wind_skb_v6(in_skb);
 	__be16 sport = 0;
+	__sum16 psum;
+	int oif = 0;
 
 	if (type == WIND_PKT_RESET && !__ratelimit(&wind_sk(sk)->reset_rs))
 		return;
-	/* in the form the packet came in */
-	if (udp) {
+	/* in the form the packet came in: to its source, from where it
+	 * was sent to
+	 */
+	wind_skb_addrs(in_skb, &daddr, &saddr);
+	if (v6) {
+		memset(&fl6, 0, sizeof(fl6));
+		fl6.flowi6_proto = IPPROTO_WIND;
+		fl6.daddr = daddr;
+		fl6.saddr = saddr;
+		if (ipv6_addr_type(&daddr) & IPV6_ADDR_LINKLOCAL)
+			oif = in_skb->skb_iif;
+		fl6.flowi6_oif = oif ?: sk->sk_bound_dev_if;
+		fl6.flowi6_mark = sk->sk_mark;
+		fl6.fl6_dport = in->source;
+		fl6.fl6_sport = in->dest;
+		dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	} else if (udp) {
 		sport = wind_udp_sport(sock_net(sk));
-		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
-					   iph->daddr,
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk,
+					   daddr.s6_addr32[3],
+					   saddr.s6_addr32[3],
 					   wind_net(sock_net(sk))->udp_dport,
 					   sport, IPPROTO_UDP, 0,
 					   sk->sk_bound_dev_if);
+		dst = IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
 	} else {
-		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, iph->saddr,
-					   iph->daddr, in->source, in->dest,
-					   IPPROTO_WIND, 0,
+		rt = ip_route_output_ports(sock_net(sk), &fl4, sk,
+					   daddr.s6_addr32[3],
+					   saddr.s6_addr32[3], in->source,
+					   in->dest, IPPROTO_WIND, 0,
 					   sk->sk_bound_dev_if);
+		dst = IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
 	}
-	if (IS_ERR(rt))
+	if (IS_ERR(dst))
 		return;
 	skb = alloc_skb(WIND_HEADROOM + WIND_HLEN, GFP_ATOMIC);
 	if (!skb) {
-		ip_rt_put(rt);
+		dst_release(dst);
 		return;
 	}
 	skb_reserve(skb, WIND_HEADROOM);
@@ -497,21 +562,33 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	wh->src_tag = htonl(local_tag);
 	wh->dst_tag = in->src_tag;
 	wh->oldest = htonl(oldest);
-	wh->check = csum_tcpudp_magic(fl4.saddr, iph->saddr, WIND_HLEN,
-				      IPPROTO_WIND, csum_partial(wh, WIND_HLEN, 0));
-	if (!wh->check)
-		wh->check = CSUM_MANGLED_0;
+	if (v6) {
+		saddr = fl6.saddr;
+		psum = csum_ipv6_magic(&saddr, &daddr, WIND_HLEN, IPPROTO_WIND,
+				       csum_partial(wh, WIND_HLEN, 0));
+	} else {
+		ipv6_addr_set_v4mapped(fl4.saddr, &saddr);
+		psum = csum_tcpudp_magic(fl4.saddr, daddr.s6_addr32[3],
+					 WIND_HLEN, IPPROTO_WIND,
+					 csum_partial(wh, WIND_HLEN, 0));
+	}
+	wh->check = psum ?: CSUM_MANGLED_0;
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS);
 	if (type == WIND_PKT_CHALLENGE)
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
 	set_owner(skb, sk);
-	trace_wind_packet_send(fl4.saddr, iph->saddr, skb);
-	if (udp) {
-		wind_udp_xmit(sk, skb, rt, fl4.saddr, iph->saddr, sport, 0);
+	trace_wind_packet_send(&saddr, &daddr, skb);
+	if (v6) {
+		wind_xmit6(sk, skb, dst, &saddr, &daddr, oif, in->source);
 		return;
 	}
-	skb_dst_set(skb, &rt->dst);
-	ip_build_and_send_pkt(skb, sk, fl4.saddr, iph->saddr, NULL, 0);
+	if (udp) {
+		wind_udp_xmit(sk, skb, rt, fl4.saddr, daddr.s6_addr32[3], sport,
+			      0);
+		return;
+	}
+	skb_dst_set(skb, dst);
+	ip_build_and_send_pkt(skb, sk, fl4.saddr, daddr.s6_addr32[3], NULL, 0);
 }
 
 /* Block until the send buffer has room for @need bytes. */
@@ -606,6 +683,76 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
 	return 0;
 }
 
+/**
+ * wind_dest() - the peer a message or connect() names
+ * @sk: the socket
+ * @uaddr: the caller's address, or NULL for the connected peer
+ * @len: its length
+ * @daddr: the peer's address, an IPv4 one v4-mapped
+ * @dport: its port
+ * @oif: the interface of an IPv6 link-local peer (sin6_scope_id), or 0
+ *
+ * An AF_INET socket takes a sockaddr_in; an AF_INET6 socket a
+ * sockaddr_in6, a v4-mapped one naming an IPv4 peer, or, as UDP's, a
+ * sockaddr_in, the IPv4 ones refused with IPV6_V6ONLY.
+ *
+ * Return: 0, -EDESTADDRREQ unconnected without an address, -EINVAL for
+ * a short or wildcard address, port 0 or a link-local one with no scope,
+ * -EAFNOSUPPORT for another family, -ENETUNREACH for IPv4 from an IPv6-only
+ * socket or one bound to an IPv6 address.
+ */
+int wind_dest(struct sock *sk, const void *uaddr, int len,
+	      struct in6_addr *daddr, __be16 *dport, int *oif)
+{
+	const struct sockaddr_in6 *sin6 = uaddr;
+	const struct sockaddr_in *sin = uaddr;
+	bool v6sk = sk->sk_family == AF_INET6;
+
+	*oif = 0;
+	if (!uaddr) {
+		if (sk->sk_state != TCP_ESTABLISHED)
+			return -EDESTADDRREQ;
+		if (v6sk)
+			*daddr = sk->sk_v6_daddr;
+		else
+			ipv6_addr_set_v4mapped(inet_sk(sk)->inet_daddr, daddr);
+		*dport = inet_sk(sk)->inet_dport;
+		*oif = sk->sk_bound_dev_if;
+		return 0;
+	}
+	if (len < (int)sizeof(sa_family_t))
+		return -EINVAL;
+	if (sin->sin_family == AF_INET6 && v6sk) {
+		if (len < SIN6_LEN_RFC2133)
+			return -EINVAL;
+		*daddr = sin6->sin6_addr;
+		*dport = sin6->sin6_port;
+		if (!ipv6_addr_v4mapped(daddr) &&
+		    (ipv6_addr_type(daddr) & IPV6_ADDR_LINKLOCAL)) {
+			if (len >= sizeof(*sin6))
+				*oif = sin6->sin6_scope_id;
+			*oif = *oif ?: sk->sk_bound_dev_if;
+			if (!*oif)
+				return -EINVAL;
+		}
+	} else if (sin->sin_family == AF_INET) {
+		if (len < sizeof(*sin))
+			return -EINVAL;
+		ipv6_addr_set_v4mapped(sin->sin_addr.s_addr, daddr);
+		*dport = sin->sin_port;
+	} else {
+		return -EAFNOSUPPORT;
+	}
+	if (!*dport || ipv6_addr_any(daddr) ||
+	    (ipv6_addr_v4mapped(daddr) && !daddr->s6_addr32[3]))
+		return -EINVAL;
+	if (v6sk && ipv6_addr_v4mapped(daddr) &&
+	    (sk->sk_ipv6only || (!ipv6_addr_any(&sk->sk_v6_rcv_saddr) &&
+				 !ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr))))
+		return -ENETUNREACH;
+	return 0;
+}
+
 #define WIND_SEND_FLAGS	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_CONFIRM | \
 			 MSG_EOR | MSG_BATCH | MSG_CMSG_COMPAT | \
 			 MSG_WIND_RELIABLE | MSG_WIND_SYNC)
@@ -625,7 +772,6 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
  */
 int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 {
-	DECLARE_SOCKADDR(struct sockaddr_in *, usin, msg->msg_name);
 	struct inet_sock *inet = inet_sk(sk);
 	struct sk_buff_head frags;
 	struct wind_sync_waiter waiter;
@@ -635,9 +781,9 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	struct wind_dsmhdr dsmhdr;
 	struct wind_dsm dsm;
 	size_t prefix = 0, total;
-	__be32 daddr;
+	struct in6_addr daddr, saddr;
 	__be16 dport;
-	int type, err;
+	int type, err, oif;
 	size_t done;
 	long timeo;
 	u8 flags;
@@ -653,21 +799,10 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	type = msgtype_of(sk, msg->msg_flags);
 	if (type < 0)
 		return type;
-	if (usin) {
-		if (msg->msg_namelen < sizeof(*usin))
-			return -EINVAL;
-		if (usin->sin_family != AF_INET)
-			return -EAFNOSUPPORT;
-		daddr = usin->sin_addr.s_addr;
-		dport = usin->sin_port;
-		if (!dport || !daddr)
-			return -EINVAL;
-	} else {
-		if (sk->sk_state != TCP_ESTABLISHED)
-			return -EDESTADDRREQ;
-		daddr = inet->inet_daddr;
-		dport = inet->inet_dport;
-	}
+	err = wind_dest(sk, msg->msg_name, msg->msg_namelen, &daddr, &dport,
+			&oif);
+	if (err)
+		return err;
 	err = parse_cmsgs(msg, &dsm);
 	if (err)
 		return err;
@@ -696,9 +831,13 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	if (err)
 		goto out;
 lookup:
-	peer = wind_peer_lookup(sk, daddr, dport);
+	peer = wind_peer_lookup(sk, &daddr, dport);
 	if (!peer) {
-		peer = wind_peer_create(sk, daddr, dport, inet->inet_saddr,
+		if (ipv6_addr_v4mapped(&daddr))
+			ipv6_addr_set_v4mapped(inet->inet_saddr, &saddr);
+		else
+			saddr = sk->sk_v6_rcv_saddr;
+		peer = wind_peer_create(sk, &daddr, dport, &saddr, oif,
 					GFP_KERNEL);
 		if (IS_ERR(peer)) {
 			err = PTR_ERR(peer);

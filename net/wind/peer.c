@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/sock.h>
 
@@ -18,13 +19,23 @@
 /* A flood of spoofed sources must not grow a socket without bound. */
 #define WIND_MAX_PEERS	65536
 
+/* Peers have a cache of their own: with an IPv6 address they no longer
+ * fit kmalloc-512, and /proc/slabinfo counts them apart.
+ */
+static struct kmem_cache *wind_peer_cachep;
+
 /* Keyed by a per-socket secret: a sender that picks its addresses and
  * ports cannot pile its peers into one bucket.
  */
-static struct hlist_head *peer_bucket(struct wind_sock *ws, __be32 daddr,
+static struct hlist_head *peer_bucket(struct wind_sock *ws,
+				      const struct in6_addr *daddr,
 				      __be16 dport)
 {
-	u32 h = jhash_2words((__force u32)daddr, (__force u32)dport,
+	u32 h = jhash_3words((__force u32)daddr->s6_addr32[3],
+			     (__force u32)dport,
+			     (__force u32)(daddr->s6_addr32[0] ^
+					   daddr->s6_addr32[1] ^
+					   daddr->s6_addr32[2]),
 			     ws->hash_seed);
 
 	return &ws->peers[h >> (32 - WIND_PEER_HASH_BITS)];
@@ -44,10 +55,20 @@ static struct hlist_head *peer_bucket(struct wind_sock *ws, __be32 daddr,
  *
  * Return: the tag, never 0.
  */
-u32 wind_local_tag(struct sock *sk, __be32 daddr, __be16 dport)
+u32 wind_local_tag(struct sock *sk, const struct in6_addr *daddr,
+		   __be16 dport)
 {
-	u32 tag = siphash_2u32((__force u32)daddr, (__force u32)dport,
-			       &wind_sk(sk)->tag_key);
+	const u32 *a = (const u32 *)daddr->s6_addr32;
+	u32 tag;
+
+	/* an IPv4 peer's tag as before IPv6: its address and port */
+	if (ipv6_addr_v4mapped(daddr))
+		tag = siphash_2u32(a[3], (__force u32)dport,
+				   &wind_sk(sk)->tag_key);
+	else
+		tag = siphash_3u64((u64)a[0] << 32 | a[1],
+				   (u64)a[2] << 32 | a[3],
+				   (__force u32)dport, &wind_sk(sk)->tag_key);
 
 	return tag ?: 1;
 }
@@ -71,19 +92,19 @@ void wind_peer_verified(struct wind_peer *peer)
 /**
  * wind_peer_lookup() - find the peer state for a remote address and port
  * @sk: the socket, locked, or under rcu_read_lock()
- * @daddr: the peer's address
+ * @daddr: the peer's address, an IPv4 one v4-mapped
  * @dport: the peer's Wind port
  *
  * Return: the peer, without a reference, or NULL.
  */
-struct wind_peer *wind_peer_lookup(struct sock *sk, __be32 daddr,
-				   __be16 dport)
+struct wind_peer *wind_peer_lookup(struct sock *sk,
+				   const struct in6_addr *daddr, __be16 dport)
 {
 	struct wind_peer *peer;
 
 	hlist_for_each_entry_rcu(peer, peer_bucket(wind_sk(sk), daddr, dport),
 				 hnode, lockdep_sock_is_held(sk))
-		if (peer->daddr == daddr && peer->dport == dport)
+		if (peer->dport == dport && ipv6_addr_equal(&peer->daddr6, daddr))
 			return peer;
 	return NULL;
 }
@@ -94,6 +115,41 @@ struct wind_peer *wind_peer_lookup(struct sock *sk, __be32 daddr,
  *
  * Return: 0 or a negative errno from the routing lookup.
  */
+/* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
+static int peer_route6(struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+	u32 mtu;
+
+	if (ipv6_addr_is_multicast(&peer->daddr6))
+		return -EACCES;
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.flowi6_proto = IPPROTO_WIND;
+	fl6.daddr = peer->daddr6;
+	fl6.saddr = ipv6_addr_any(&peer->saddr6) ? sk->sk_v6_rcv_saddr :
+						    peer->saddr6;
+	fl6.flowi6_oif = peer->oif ?: sk->sk_bound_dev_if;
+	fl6.flowi6_mark = sk->sk_mark;
+	fl6.flowi6_uid = sk->sk_uid;
+	fl6.fl6_dport = peer->dport;
+	fl6.fl6_sport = inet_sk(sk)->inet_sport;
+	security_sk_classify_flow(sk, flowi6_to_flowi_common(&fl6));
+	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	dst_release(peer->dst);
+	peer->dst = dst;
+	peer->saddr6 = fl6.saddr;
+	peer->udp = 0;
+	mtu = dst_mtu(dst);
+	if (mtu < IPV6_MIN_MTU)
+		mtu = IPV6_MIN_MTU;
+	peer->mss = mtu - sizeof(struct ipv6hdr) - WIND_DATA_HLEN;
+	return 0;
+}
+
 int wind_peer_route(struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
@@ -103,6 +159,8 @@ int wind_peer_route(struct wind_peer *peer)
 	struct rtable *rt;
 	u32 mtu;
 
+	if (peer->v6)
+		return peer_route6(peer);
 	/* inside UDP, route (policy rules, multipath hash) by the UDP
 	 * ports the packets carry
 	 */
@@ -157,15 +215,19 @@ void wind_peer_set_form(struct wind_peer *peer)
 /**
  * wind_peer_create() - add the state for a new peer to a socket
  * @sk: the socket, locked
- * @daddr: the peer's address
+ * @daddr: the peer's address, an IPv4 one v4-mapped
  * @dport: the peer's port
- * @saddr: our address towards it, or 0 to let routing choose
+ * @saddr: our address towards it (of the same family), or any to let
+ *	   routing choose
+ * @oif: the interface an IPv6 link-local @daddr is on, or 0
  * @gfp: allocation flags for the context
  *
  * Return: the new peer (owned by the table) or an ERR_PTR.
  */
-struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
-				   __be16 dport, __be32 saddr, gfp_t gfp)
+struct wind_peer *wind_peer_create(struct sock *sk,
+				   const struct in6_addr *daddr, __be16 dport,
+				   const struct in6_addr *saddr, int oif,
+				   gfp_t gfp)
 {
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_net *wn = wind_net(sock_net(sk));
@@ -173,28 +235,27 @@ struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
 	u32 isn;
 	int err;
 
-	/* an idle peer and its receive table fit kmalloc-512 and -128;
-	 * lock debugging (make check-debug) makes its locks and timers larger
-	 */
-	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
-		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
-		     sizeof(struct wind_peer) > 512);
 	sock_owned_by_me(sk);
 	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
 		return ERR_PTR(-ENOBUFS);
-	peer = wind_sk_kmalloc(sk, sizeof(*peer), gfp | __GFP_ZERO);
+	peer = wind_sk_alloc(sk, wind_peer_cachep, gfp | __GFP_ZERO);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&peer->refcnt, 1);
 	peer->sk = sk;
-	peer->daddr = daddr;
+	peer->daddr6 = *daddr;
 	peer->dport = dport;
-	peer->saddr = saddr;
+	peer->v6 = !ipv6_addr_v4mapped(daddr);
+	if (peer->v6)
+		peer->saddr6 = *saddr;
+	else
+		ipv6_addr_set_v4mapped(saddr->s6_addr32[3], &peer->saddr6);
+	peer->oif = oif;
 	peer->local_tag = wind_local_tag(sk, daddr, dport);
 	peer->udp_sport = wind_udp_sport(sock_net(sk));
 	err = wind_peer_route(peer);
 	if (err) {
-		kfree(peer);
+		kmem_cache_free(wind_peer_cachep, peer);
 		return ERR_PTR(err);
 	}
 	skb_queue_head_init(&peer->wq);
@@ -232,7 +293,29 @@ static void peer_free_rcu(struct rcu_head *head)
 	dst_release(peer->dst);
 	kfree(peer->rt);
 	sock_put(peer->sk);
-	kfree(peer);
+	kmem_cache_free(wind_peer_cachep, peer);
+}
+
+/**
+ * wind_peer_cache_init() - create the peers' slab cache (module init)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int wind_peer_cache_init(void)
+{
+	wind_peer_cachep = kmem_cache_create("wind_peer",
+					     sizeof(struct wind_peer), 0,
+					     SLAB_HWCACHE_ALIGN | SLAB_ACCOUNT,
+					     NULL);
+	return wind_peer_cachep ? 0 : -ENOMEM;
+}
+
+/**
+ * wind_peer_cache_exit() - destroy it, after every peer was freed
+ */
+void wind_peer_cache_exit(void)
+{
+	kmem_cache_destroy(wind_peer_cachep);
 }
 
 /**
@@ -262,17 +345,27 @@ void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 		       u32 lost)
 {
 	struct sock_exterr_skb *serr;
+	struct sockaddr_in6 *sin6;
 	struct sockaddr_in *sin;
 	struct sk_buff *skb;
 
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_ERRORS, lost);
 	if (wind_sk(sk)->recverr) {
-		skb = alloc_skb(sizeof(*sin), GFP_ATOMIC);
-		if (skb) {
+		/* the offender as the socket's family names addresses */
+		skb = alloc_skb(sizeof(*sin6), GFP_ATOMIC);
+		if (skb && sk->sk_family == AF_INET6) {
+			sin6 = skb_put_zero(skb, sizeof(*sin6));
+			sin6->sin6_family = AF_INET6;
+			sin6->sin6_addr = peer->daddr6;
+			sin6->sin6_port = peer->dport;
+			sin6->sin6_scope_id = peer->oif;
+		} else if (skb) {
 			sin = skb_put_zero(skb, sizeof(*sin));
 			sin->sin_family = AF_INET;
 			sin->sin_addr.s_addr = peer->daddr;
 			sin->sin_port = peer->dport;
+		}
+		if (skb) {
 			serr = SKB_EXT_ERR(skb);
 			memset(serr, 0, sizeof(*serr));
 			serr->ee.ee_errno = err;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Wind's own port space, one table per network namespace.  A port is
- * taken by (address, port): two sockets may share a port only on two
- * different specific local addresses.
+ * Wind's own port space, one table per network namespace, shared by
+ * IPv4 and IPv6.  A port is taken by (address, port): two sockets may
+ * share a port only if no packet could be for both (addrs_clash()).
  */
 #include <linux/random.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "protocol.h"
@@ -15,18 +16,59 @@ static struct hlist_head *port_bucket(struct wind_net *wn, u16 port)
 	return &wn->ports[hash_32(port, WIND_PORT_HASH_BITS)];
 }
 
-static bool port_in_use(struct wind_net *wn, u16 port, __be32 addr)
+/* Does @sk receive IPv4 packets, and at which address (*@addr, 0 for
+ * any)?  An AF_INET6 socket does, bound to :: or a v4-mapped address,
+ * unless IPV6_V6ONLY.
+ */
+static bool sk_rcv4(const struct sock *sk, __be32 *addr)
+{
+	if (sk->sk_family == AF_INET) {
+		*addr = inet_sk(sk)->inet_rcv_saddr;
+		return true;
+	}
+	if (sk->sk_ipv6only)
+		return false;
+	if (ipv6_addr_any(&sk->sk_v6_rcv_saddr)) {
+		*addr = 0;
+		return true;
+	}
+	if (ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr)) {
+		*addr = sk->sk_v6_rcv_saddr.s6_addr32[3];
+		return true;
+	}
+	return false;
+}
+
+/* Does @sk receive IPv6 packets, and at which address (:: for any)? */
+static bool sk_rcv6(const struct sock *sk, const struct in6_addr **addr)
+{
+	if (sk->sk_family != AF_INET6 ||
+	    ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr))
+		return false;
+	*addr = &sk->sk_v6_rcv_saddr;
+	return true;
+}
+
+/* May @a and @b both receive a packet to the same address and port? */
+static bool addrs_clash(const struct sock *a, const struct sock *b)
+{
+	const struct in6_addr *a6, *b6;
+	__be32 a4, b4;
+
+	if (sk_rcv4(a, &a4) && sk_rcv4(b, &b4) && (!a4 || !b4 || a4 == b4))
+		return true;
+	return sk_rcv6(a, &a6) && sk_rcv6(b, &b6) &&
+	       (ipv6_addr_any(a6) || ipv6_addr_any(b6) ||
+		ipv6_addr_equal(a6, b6));
+}
+
+static bool port_in_use(struct wind_net *wn, u16 port, const struct sock *sk)
 {
 	struct wind_sock *ws;
 
 	lockdep_assert_held(&wn->port_lock);
 	hlist_for_each_entry(ws, port_bucket(wn, port), port_node) {
-		const struct inet_sock *inet = &ws->inet;
-
-		if (inet->inet_num != port)
-			continue;
-		if (!inet->inet_rcv_saddr || !addr ||
-		    inet->inet_rcv_saddr == addr)
+		if (ws->inet.inet_num == port && addrs_clash(&ws->inet.sk, sk))
 			return true;
 	}
 	return false;
@@ -34,7 +76,7 @@ static bool port_in_use(struct wind_net *wn, u16 port, __be32 addr)
 
 /**
  * wind_port_get() - bind a socket to a port (proto.get_port)
- * @sk: the socket, locked, with inet_rcv_saddr set
+ * @sk: the socket, locked, with its bound address set
  * @snum: the port, or 0 for an ephemeral one
  *
  * Return: 0, or -EADDRINUSE when the port (or every ephemeral port) is
@@ -44,13 +86,12 @@ int wind_port_get(struct sock *sk, unsigned short snum)
 {
 	struct wind_net *wn = wind_net(sock_net(sk));
 	struct inet_sock *inet = inet_sk(sk);
-	__be32 addr = inet->inet_rcv_saddr;
 	int low, high, remaining, err = -EADDRINUSE;
 	u16 port;
 
 	spin_lock_bh(&wn->port_lock);
 	if (snum) {
-		if (port_in_use(wn, snum, addr))
+		if (port_in_use(wn, snum, sk))
 			goto out;
 		port = snum;
 	} else {
@@ -59,7 +100,7 @@ int wind_port_get(struct sock *sk, unsigned short snum)
 		port = low + get_random_u32_below(remaining);
 		for (; remaining > 0; remaining--) {
 			if (!inet_is_local_reserved_port(sock_net(sk), port) &&
-			    !port_in_use(wn, port, addr))
+			    !port_in_use(wn, port, sk))
 				break;
 			port = port >= high ? low : port + 1;
 		}
@@ -96,31 +137,45 @@ void wind_port_put(struct sock *sk)
 /**
  * wind_port_lookup() - find the socket a packet is for
  * @net: the namespace it arrived in
- * @daddr: its destination address
+ * @daddr: its destination address, an IPv4 one v4-mapped
  * @dport: its destination port
  *
- * A socket bound to @daddr wins over one bound to INADDR_ANY.
+ * A socket bound to @daddr wins over one bound to the wildcard; an IPv4
+ * packet may reach an AF_INET6 socket (sk_rcv4()).
  * Context: softirq, under rcu_read_lock().
  * Return: the socket with a reference held, or NULL.
  */
-struct sock *wind_port_lookup(struct net *net, __be32 daddr, __be16 dport)
+struct sock *wind_port_lookup(struct net *net, const struct in6_addr *daddr,
+			      __be16 dport)
 {
+	bool v4 = ipv6_addr_v4mapped(daddr);
 	struct wind_net *wn = wind_net(net);
 	u16 port = ntohs(dport);
 	struct sock *best = NULL;
+	const struct in6_addr *a6;
 	struct wind_sock *ws;
+	__be32 a4;
 
 	hlist_for_each_entry_rcu(ws, port_bucket(wn, port), port_node) {
-		const struct inet_sock *inet = &ws->inet;
+		struct sock *sk = &ws->inet.sk;
 
-		if (inet->inet_num != port)
+		if (ws->inet.inet_num != port)
 			continue;
-		if (inet->inet_rcv_saddr == daddr) {
-			best = &ws->inet.sk;
-			break;
+		if (v4 && sk_rcv4(sk, &a4)) {
+			if (a4 == daddr->s6_addr32[3]) {
+				best = sk;
+				break;
+			}
+			if (!a4)
+				best = sk;
+		} else if (!v4 && sk_rcv6(sk, &a6)) {
+			if (ipv6_addr_equal(a6, daddr)) {
+				best = sk;
+				break;
+			}
+			if (ipv6_addr_any(a6))
+				best = sk;
 		}
-		if (!inet->inet_rcv_saddr)
-			best = &ws->inet.sk;
 	}
 	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
 		best = NULL;

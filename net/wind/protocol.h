@@ -32,6 +32,7 @@
 #include <linux/siphash.h>
 #include <linux/xarray.h>
 #include <net/inet_sock.h>
+#include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <uapi/linux/wind.h>
 
@@ -175,8 +176,24 @@ struct wind_peer {
 	struct rcu_head rcu;
 	struct sock *sk;		/* holds a reference */
 	refcount_t refcnt;
-	__be32 daddr;
-	__be32 saddr;			/* our address towards the peer */
+	/* The peer's address and ours towards it: an IPv4 one v4-mapped,
+	 * daddr and saddr its last word.
+	 */
+	union {
+		struct in6_addr daddr6;
+		struct {
+			__be32 daddr_pad[3];
+			__be32 daddr;
+		};
+	};
+	union {
+		struct in6_addr saddr6;
+		struct {
+			__be32 saddr_pad[3];
+			__be32 saddr;
+		};
+	};
+	int oif;			/* an IPv6 link-local peer's scope */
 	__be16 dport;
 	u8 state;			/* enum wind_peer_state */
 	u8 got_ack:1;			/* peer acknowledged this state once */
@@ -185,6 +202,7 @@ struct wind_peer {
 	u8 unverified:1;		/* counted in wind_sock.unverified */
 	u8 udp:1;			/* dst and mss are for UDP (udp.c) */
 	u8 rx_udp:1;			/* it reached us inside UDP */
+	u8 v6:1;			/* an IPv6 peer (not v4-mapped) */
 	u32 local_tag;			/* our tag towards the peer, never 0 */
 	u32 remote_tag;			/* the peer's tag towards us, 0 unknown */
 	u32 mss;			/* payload bytes per data packet */
@@ -286,6 +304,34 @@ static inline struct wind_sock *wind_sk(const struct sock *sk)
 	return (struct wind_sock *)sk;
 }
 
+/* An AF_INET6 socket: struct ipv6_pinfo last, where inet6_create()
+ * looks for it.
+ */
+struct wind6_sock {
+	struct wind_sock wind;
+	struct ipv6_pinfo inet6;
+};
+
+/* Is @skb (its IP header at skb_network_header()) an IPv6 packet? */
+static inline bool wind_skb_v6(const struct sk_buff *skb)
+{
+	return ip_hdr(skb)->version == 6;
+}
+
+/* The source and destination of @skb, an IPv4 packet's v4-mapped. */
+static inline void wind_skb_addrs(const struct sk_buff *skb,
+				  struct in6_addr *saddr,
+				  struct in6_addr *daddr)
+{
+	if (wind_skb_v6(skb)) {
+		*saddr = ipv6_hdr(skb)->saddr;
+		*daddr = ipv6_hdr(skb)->daddr;
+	} else {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, daddr);
+	}
+}
+
 /* Control block of a queued skb.  Send side: the message fragment
  * described; receive side: where it came from and which fragment it is.
  */
@@ -300,7 +346,7 @@ struct wind_skb_cb {
 	u8 refused:1;			/* the peer's refusal was reported */
 	u8 ooo:1;			/* receive: counted in ooo_pkts */
 	u64 tx_us;			/* send: time of the last transmission */
-	__be32 saddr;			/* receive: sender */
+	struct in6_addr saddr;		/* receive: sender, IPv4 v4-mapped */
 	__be16 sport;
 };
 
@@ -337,17 +383,21 @@ extern int wind_wmem_min;
 bool wind_rmem_set_owner(struct sk_buff *skb, struct sock *sk, bool force);
 void wind_rmem_take(struct sk_buff *to, struct sk_buff *skb);
 void *wind_sk_kmalloc(struct sock *sk, size_t size, gfp_t gfp);
+void *wind_sk_alloc(struct sock *sk, struct kmem_cache *cachep, gfp_t gfp);
 int wind_mem_init(void);
 void wind_mem_exit(void);
 
-struct sock *wind_port_lookup(struct net *net, __be32 daddr, __be16 dport);
+struct sock *wind_port_lookup(struct net *net, const struct in6_addr *daddr,
+			      __be16 dport);
 int wind_port_init(struct wind_net *wn);
 
 /* peer.c */
-struct wind_peer *wind_peer_lookup(struct sock *sk, __be32 daddr,
-				   __be16 dport);
-struct wind_peer *wind_peer_create(struct sock *sk, __be32 daddr,
-				   __be16 dport, __be32 saddr, gfp_t gfp);
+struct wind_peer *wind_peer_lookup(struct sock *sk,
+				   const struct in6_addr *daddr, __be16 dport);
+struct wind_peer *wind_peer_create(struct sock *sk,
+				   const struct in6_addr *daddr, __be16 dport,
+				   const struct in6_addr *saddr, int oif,
+				   gfp_t gfp);
 int wind_peer_route(struct wind_peer *peer);
 void wind_peer_put(struct wind_peer *peer);
 void wind_peer_fail(struct wind_peer *peer, int err);
@@ -356,7 +406,10 @@ void wind_peer_remove(struct wind_peer *peer);
 void wind_peers_destroy(struct sock *sk);
 bool wind_peer_idle(const struct wind_peer *peer);
 void wind_peers_gc(struct timer_list *t);
-u32 wind_local_tag(struct sock *sk, __be32 daddr, __be16 dport);
+u32 wind_local_tag(struct sock *sk, const struct in6_addr *daddr,
+		   __be16 dport);
+int wind_peer_cache_init(void);
+void wind_peer_cache_exit(void);
 void wind_peer_verified(struct wind_peer *peer);
 void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 		       u32 lost);
@@ -368,6 +421,8 @@ static inline void wind_peer_hold(struct wind_peer *peer)
 
 /* output.c */
 int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
+int wind_dest(struct sock *sk, const void *uaddr, int len,
+	      struct in6_addr *daddr, __be16 *dport, int *oif);
 void wind_push(struct wind_peer *peer);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
@@ -381,6 +436,9 @@ u32 wind_ack_seq(const struct wind_peer *peer);
 /* input.c */
 int wind_rcv(struct sk_buff *skb);
 int wind_err(struct sk_buff *skb, u32 info);
+int wind6_rcv(struct sk_buff *skb);
+int wind6_err(struct sk_buff *skb, struct inet6_skb_parm *opt, u8 type,
+	      u8 code, int offset, __be32 info);
 int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
 #if IS_ENABLED(CONFIG_KUNIT)
 int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
@@ -421,17 +479,19 @@ void wind_peer_set_form(struct wind_peer *peer);
 void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 		   __be32 saddr, __be32 daddr, __be16 sport, u8 tos);
 
-/* Does @peer get its packets inside UDP?  Its socket locked. */
+/* Does @peer get its packets inside UDP?  Its socket locked.  Not an
+ * IPv6 one: Wind in UDP is IPv4 only so far.
+ */
 static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
 {
-	return peer->rx_udp ||
-	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
+	return !peer->v6 && (peer->rx_udp ||
+	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP);
 }
 
 /* Did @skb (its IP header at ip_hdr()) reach us inside UDP? */
 static inline bool wind_skb_udp(const struct sk_buff *skb)
 {
-	return ip_hdr(skb)->protocol == IPPROTO_UDP;
+	return !wind_skb_v6(skb) && ip_hdr(skb)->protocol == IPPROTO_UDP;
 }
 
 /* offload.c */
@@ -464,5 +524,8 @@ int wind_peer_info_get(struct sock *sk, char __user *optval,
 /* socket.c */
 extern struct proto wind_prot;
 extern const struct proto_ops wind_dgram_ops;
+extern struct proto wind6_prot;
+extern const struct proto_ops wind6_dgram_ops;
+void wind6_prot_init(void);
 
 #endif /* _WIND_PROTOCOL_H */

@@ -7,8 +7,11 @@
 #include <linux/random.h>
 #include <asm/ioctls.h>
 #include <linux/sockios.h>
+#include <linux/version.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/transp_v6.h>
 #include <net/sock.h>
 
 #include "protocol.h"
@@ -99,20 +102,33 @@ static void wind_close(struct sock *sk, long timeout)
 	sk_common_release(sk);
 }
 
+/* The default peer; an IPv6 link-local one binds the socket to its
+ * interface, as UDP's connect() does.
+ */
 static int wind_connect(struct sock *sk, struct sockaddr *uaddr, int len)
 {
-	struct sockaddr_in *usin = (struct sockaddr_in *)uaddr;
 	struct inet_sock *inet = inet_sk(sk);
+	struct in6_addr daddr;
+	__be16 dport;
+	int err, oif;
 
-	if (len < sizeof(*usin))
-		return -EINVAL;
-	if (usin->sin_family != AF_INET)
-		return -EAFNOSUPPORT;
-	if (!usin->sin_port || !usin->sin_addr.s_addr)
-		return -EINVAL;
+	err = wind_dest(sk, uaddr, len, &daddr, &dport, &oif);
+	if (err)
+		return err;
 	lock_sock(sk);
-	inet->inet_daddr = usin->sin_addr.s_addr;
-	inet->inet_dport = usin->sin_port;
+	if (oif && oif != sk->sk_bound_dev_if) {
+		if (sk->sk_bound_dev_if) {
+			release_sock(sk);
+			return -EINVAL;
+		}
+		sk->sk_bound_dev_if = oif;
+	}
+	inet->inet_daddr = ipv6_addr_v4mapped(&daddr) ? daddr.s6_addr32[3] :
+							LOOPBACK4_IPV6;
+#if IS_ENABLED(CONFIG_IPV6)
+	sk->sk_v6_daddr = daddr;
+#endif
+	inet->inet_dport = dport;
 	sk->sk_state = TCP_ESTABLISHED;
 	release_sock(sk);
 	return 0;
@@ -124,6 +140,9 @@ static int wind_disconnect(struct sock *sk, int flags)
 
 	sk->sk_state = TCP_CLOSE;
 	inet->inet_daddr = 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	memset(&sk->sk_v6_daddr, 0, sizeof(sk->sk_v6_daddr));
+#endif
 	inet->inet_dport = 0;
 	return 0;
 }
@@ -136,6 +155,8 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 	u32 id;
 	int val, err;
 
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_setsockopt(sk, level, optname, optval, optlen);
 	if (level != SOL_WIND)
 		return ip_setsockopt(sk, level, optname, optval, optlen);
 
@@ -210,6 +231,8 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 	struct wind_sock *ws = wind_sk(sk);
 	int val, len;
 
+	if (level == SOL_IPV6 && sk->sk_family == AF_INET6)
+		return ipv6_getsockopt(sk, level, optname, optval, optlen);
 	if (level != SOL_WIND)
 		return ip_getsockopt(sk, level, optname, optval, optlen);
 	if (get_user(len, optlen))
@@ -240,25 +263,37 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 /* MSG_ERRQUEUE: one failure report, the peer as offender. */
 static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
 {
-	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
 	struct sock_exterr_skb *serr;
 	struct sk_buff *skb;
 	struct {
 		struct sock_extended_err ee;
-		struct sockaddr_in offender;
+		union {
+			struct sockaddr_in sin;
+			struct sockaddr_in6 sin6;
+		} offender;
 	} errhdr;
+	/* the offender as wind_report_error() put it: the socket's family */
+	bool v6 = sk->sk_family == AF_INET6;
+	int alen = v6 ? sizeof(struct sockaddr_in6) :
+			sizeof(struct sockaddr_in);
 
 	skb = sock_dequeue_err_skb(sk);
 	if (!skb)
 		return -EAGAIN;
 	serr = SKB_EXT_ERR(skb);
-	memcpy(&errhdr.offender, skb->data, sizeof(errhdr.offender));
-	if (sin) {
-		*sin = errhdr.offender;
-		*addr_len = sizeof(*sin);
+	memset(&errhdr, 0, sizeof(errhdr));
+	memcpy(&errhdr.offender, skb->data, alen);
+	if (msg->msg_name) {
+		memcpy(msg->msg_name, &errhdr.offender, alen);
+		*addr_len = alen;
 	}
 	errhdr.ee = serr->ee;
-	put_cmsg(msg, SOL_IP, IP_RECVERR, sizeof(errhdr), &errhdr);
+	if (v6)
+		put_cmsg(msg, SOL_IPV6, IPV6_RECVERR,
+			 sizeof(errhdr.ee) + alen, &errhdr);
+	else
+		put_cmsg(msg, SOL_IP, IP_RECVERR, sizeof(errhdr.ee) + alen,
+			 &errhdr);
 	msg->msg_flags |= MSG_ERRQUEUE;
 	consume_skb(skb);
 	return 0;
@@ -292,6 +327,7 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 			int flags, int *addr_len)
 {
 	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+	DECLARE_SOCKADDR(struct sockaddr_in6 *, sin6, msg->msg_name);
 	struct sk_buff *skb;
 	struct wind_dsm dsm;
 	int err, copied, off = 0;
@@ -321,10 +357,19 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 		return err;
 	}
 	sock_recv_cmsgs(msg, sk, skb);
-	if (sin) {
+	if (sin6 && sk->sk_family == AF_INET6) {
+		/* an IPv4 sender v4-mapped, as UDP's */
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = WIND_SKB_CB(skb)->sport;
+		sin6->sin6_flowinfo = 0;
+		sin6->sin6_addr = WIND_SKB_CB(skb)->saddr;
+		sin6->sin6_scope_id =
+			ipv6_iface_scope_id(&sin6->sin6_addr, skb->skb_iif);
+		*addr_len = sizeof(*sin6);
+	} else if (sin) {
 		sin->sin_family = AF_INET;
 		sin->sin_port = WIND_SKB_CB(skb)->sport;
-		sin->sin_addr.s_addr = WIND_SKB_CB(skb)->saddr;
+		sin->sin_addr.s_addr = WIND_SKB_CB(skb)->saddr.s6_addr32[3];
 		memset(sin->sin_zero, 0, sizeof(sin->sin_zero));
 		*addr_len = sizeof(*sin);
 	}
@@ -361,6 +406,8 @@ static int wind_ioctl(struct socket *sock, unsigned int cmd,
 		spin_unlock_bh(&sk->sk_receive_queue.lock);
 		return put_user(amount, (int __user *)arg);
 	}
+	if (sk->sk_family == AF_INET6)
+		return inet6_ioctl(sock, cmd, arg);
 	return inet_ioctl(sock, cmd, arg);
 }
 
@@ -407,3 +454,60 @@ const struct proto_ops wind_dgram_ops = {
 	.recvmsg	= inet_recvmsg,
 	.mmap		= sock_no_mmap,
 };
+
+#if IS_ENABLED(CONFIG_IPV6)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+/* Before 6.3 the protocol frees what the IPv6 layer holds (options,
+ * flow labels, multicast lists); since, the socket's destructor does.
+ */
+static void wind6_destroy_sock(struct sock *sk)
+{
+	inet6_destroy_sock(sk);
+}
+#endif
+
+/* AF_INET6: the same protocol; struct ipv6_pinfo follows wind_sock. */
+struct proto wind6_prot;
+
+const struct proto_ops wind6_dgram_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= inet6_bind,
+	.connect	= inet_dgram_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= sock_no_accept,
+	.getname	= inet6_getname,
+	.poll		= datagram_poll,
+	.ioctl		= wind_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= sock_no_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= inet_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+/**
+ * wind6_prot_init() - make wind6_prot from wind_prot (module init)
+ */
+void wind6_prot_init(void)
+{
+	wind6_prot = wind_prot;
+	strscpy(wind6_prot.name, "WINDv6", sizeof(wind6_prot.name));
+	wind6_prot.obj_size = sizeof(struct wind6_sock);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	wind6_prot.ipv6_pinfo_offset = offsetof(struct wind6_sock, inet6);
+#else
+	/* inet6_sk_generic() finds it at the end of the object */
+	BUILD_BUG_ON(sizeof(struct wind6_sock) !=
+		     offsetof(struct wind6_sock, inet6) +
+		     sizeof(struct ipv6_pinfo));
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+	wind6_prot.destroy = wind6_destroy_sock;
+#endif
+}
+#endif

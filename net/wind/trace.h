@@ -16,8 +16,10 @@
 #if !defined(_WIND_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _WIND_TRACE_H
 
+#include <linux/in6.h>
 #include <linux/ip.h>
 #include <linux/tracepoint.h>
+#include <net/ipv6.h>
 #include <net/inet_sock.h>
 
 #include "protocol.h"
@@ -89,30 +91,53 @@ TRACE_DEFINE_ENUM(WIND_DSM_HEADER_DIFF);
 			      { WIND_F_SYN, "SYN" })
 
 /* The fields and assignments every per-peer event starts with */
-#define WIND_PEER_FIELDS				\
-	__array(__u8, saddr, 4)				\
-	__array(__u8, daddr, 4)				\
-	__field(__u16, sport)				\
+#define WIND_PEER_FIELDS						\
+	__array(__u8, saddr, sizeof(struct sockaddr_in6))		\
+	__array(__u8, daddr, sizeof(struct sockaddr_in6))		\
+	__field(__u16, sport)						\
 	__field(__u16, dport)
 
+#ifndef WIND_TRACE_STORE_ADDR
+#define WIND_TRACE_STORE_ADDR
+/* An address as a struct sockaddr (%pISc): an IPv4 one in a
+ * sockaddr_in, printed as before IPv6, an IPv6 one in a sockaddr_in6.
+ */
+static inline void wind_trace_store_addr(u8 *field, const struct in6_addr *a)
+{
+	memset(field, 0, sizeof(struct sockaddr_in6));
+	if (ipv6_addr_v4mapped(a)) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)field;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = a->s6_addr32[3];
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)field;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = *a;
+	}
+}
+#endif
+
 #define WIND_PEER_ASSIGN(peer) do {					\
-		memcpy(__entry->saddr, &(peer)->saddr, 4);		\
-		memcpy(__entry->daddr, &(peer)->daddr, 4);		\
+		wind_trace_store_addr(__entry->saddr, &(peer)->saddr6);	\
+		wind_trace_store_addr(__entry->daddr, &(peer)->daddr6);	\
 		__entry->sport = inet_sk((peer)->sk)->inet_num;		\
 		__entry->dport = ntohs((peer)->dport);			\
 	} while (0)
 
-#define WIND_PEER_FMT	"%pI4:%u -> %pI4:%u "
+#define WIND_PEER_FMT	"%pISc:%u -> %pISc:%u "
 #define WIND_PEER_ARGS	__entry->saddr, __entry->sport, \
 			__entry->daddr, __entry->dport
 
 /* One Wind packet (a GSO skb: its first packet's header, and the count) */
 DECLARE_EVENT_CLASS(wind_packet,
-	TP_PROTO(__be32 saddr, __be32 daddr, const struct sk_buff *skb),
+	TP_PROTO(const struct in6_addr *saddr, const struct in6_addr *daddr,
+		 const struct sk_buff *skb),
 	TP_ARGS(saddr, daddr, skb),
 	TP_STRUCT__entry(
-		__array(__u8, saddr, 4)
-		__array(__u8, daddr, 4)
+		__array(__u8, saddr, sizeof(struct sockaddr_in6))
+		__array(__u8, daddr, sizeof(struct sockaddr_in6))
 		__field(__u16, sport)
 		__field(__u16, dport)
 		__field(__u8, type)
@@ -128,8 +153,8 @@ DECLARE_EVENT_CLASS(wind_packet,
 	TP_fast_assign(
 		const struct windhdr *wh = wind_hdr(skb);
 
-		memcpy(__entry->saddr, &saddr, 4);
-		memcpy(__entry->daddr, &daddr, 4);
+		wind_trace_store_addr(__entry->saddr, saddr);
+		wind_trace_store_addr(__entry->daddr, daddr);
 		__entry->sport = ntohs(wh->source);
 		__entry->dport = ntohs(wh->dest);
 		__entry->type = wh->version_type & 0xf;
@@ -143,7 +168,7 @@ DECLARE_EVENT_CLASS(wind_packet,
 		__entry->segs = skb_is_gso(skb) ?
 				skb_shinfo(skb)->gso_segs : 1;
 	),
-	TP_printk("%pI4:%u -> %pI4:%u type=%s flags=%s seq=%u ack=%u len=%u segs=%u window=%u src_tag=%08x dst_tag=%08x",
+	TP_printk("%pISc:%u -> %pISc:%u type=%s flags=%s seq=%u ack=%u len=%u segs=%u window=%u src_tag=%08x dst_tag=%08x",
 		  __entry->saddr, __entry->sport, __entry->daddr,
 		  __entry->dport, show_wind_type(__entry->type),
 		  show_wind_flags(__entry->flags), __entry->seq, __entry->ack,
@@ -152,13 +177,15 @@ DECLARE_EVENT_CLASS(wind_packet,
 );
 
 DEFINE_EVENT(wind_packet, wind_packet_send,
-	TP_PROTO(__be32 saddr, __be32 daddr, const struct sk_buff *skb),
+	TP_PROTO(const struct in6_addr *saddr, const struct in6_addr *daddr,
+		 const struct sk_buff *skb),
 	TP_ARGS(saddr, daddr, skb)
 );
 
 /* Every well-formed packet, before its socket is looked up */
 DEFINE_EVENT(wind_packet, wind_packet_recv,
-	TP_PROTO(__be32 saddr, __be32 daddr, const struct sk_buff *skb),
+	TP_PROTO(const struct in6_addr *saddr, const struct in6_addr *daddr,
+		 const struct sk_buff *skb),
 	TP_ARGS(saddr, daddr, skb)
 );
 
