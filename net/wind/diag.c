@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sock_diag for Wind: NETLINK_SOCK_DIAG requests for AF_INET and AF_INET6
- * sockets of protocol IPPROTO_WIND, each family its own sockets, through the kernel's inet_diag, as raw sockets
- * are served (net/ipv4/raw_diag.c).  A dump walks the namespace's port
+ * sock_diag for Wind: NETLINK_SOCK_DIAG requests for AF_INET and
+ * AF_INET6 sockets of protocol IPPROTO_WIND, each family its own,
+ * through the kernel's inet_diag, as raw sockets are served
+ * (net/ipv4/raw_diag.c).  A dump walks the namespace's port
  * table under RCU (sockets are SOCK_RCU_FREE) and resumes by position;
  * an exact request finds the socket as a packet would.  Each socket is
  * described by inet_sk_diag_fill(): addresses, ports, state, uid,

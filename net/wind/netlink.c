@@ -138,7 +138,9 @@ static int sock_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u16(skb, WIND_A_SOCK_PORT, inet->inet_num) ||
-	    nla_put_in_addr(skb, WIND_A_SOCK_ADDR, inet->inet_rcv_saddr) ||
+	    (sk->sk_family == AF_INET6 ?
+	     nla_put_in6_addr(skb, WIND_A_SOCK_ADDR6, &sk->sk_v6_rcv_saddr) :
+	     nla_put_in_addr(skb, WIND_A_SOCK_ADDR, inet->inet_rcv_saddr)) ||
 	    nla_put_u32(skb, WIND_A_SOCK_PEERS, READ_ONCE(wind_sk(sk)->npeers)) ||
 	    nla_put_u32(skb, WIND_A_SOCK_RMEM, sk_rmem_alloc_get(sk)) ||
 	    nla_put_u32(skb, WIND_A_SOCK_RMEM_LIMIT, READ_ONCE(sk->sk_rcvbuf)) ||
@@ -153,8 +155,10 @@ static int sock_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	     nla_put_u32(skb, WIND_A_SOCK_INCARNATION, wind_sk(sk)->incarnation)))
 		goto cancel;
 	/* connect() set a default peer */
-	if (inet->inet_daddr &&
-	    (nla_put_in_addr(skb, WIND_A_SOCK_PEER_ADDR, inet->inet_daddr) ||
+	if (inet->inet_dport &&
+	    ((sk->sk_family == AF_INET6 ?
+	      nla_put_in6_addr(skb, WIND_A_SOCK_PEER_ADDR6, &sk->sk_v6_daddr) :
+	      nla_put_in_addr(skb, WIND_A_SOCK_PEER_ADDR, inet->inet_daddr)) ||
 	     nla_put_u16(skb, WIND_A_SOCK_PEER_PORT, ntohs(inet->inet_dport))))
 		goto cancel;
 	genlmsg_end(skb, hdr);
@@ -204,6 +208,17 @@ static int peer_put_u64(struct sk_buff *skb, int attr, u64 value)
 	return nla_put_u64_64bit(skb, attr, value, WIND_A_PEER_PAD);
 }
 
+/* The peer's address and ours: IPv4 ones, or an IPv6 peer's */
+static int peer_addrs_put(struct sk_buff *skb, const struct wind_peer *peer)
+{
+	if (peer->v6)
+		return nla_put_in6_addr(skb, WIND_A_PEER_LOCAL_ADDR6,
+					&peer->saddr6) ||
+		       nla_put_in6_addr(skb, WIND_A_PEER_ADDR6, &peer->daddr6);
+	return nla_put_in_addr(skb, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
+	       nla_put_in_addr(skb, WIND_A_PEER_ADDR, peer->daddr);
+}
+
 static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		     const struct wind_peer *peer)
 {
@@ -215,8 +230,7 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u16(skb, WIND_A_PEER_SOCK_PORT, inet_sk(sk)->inet_num) ||
-	    nla_put_in_addr(skb, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
-	    nla_put_in_addr(skb, WIND_A_PEER_ADDR, peer->daddr) ||
+	    peer_addrs_put(skb, peer) ||
 	    nla_put_u16(skb, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
 	    nla_put_u32(skb, WIND_A_PEER_STATUS, wind_peer_status(peer)) ||
 	    nla_put_u32(skb, WIND_A_PEER_IN_FLIGHT,
@@ -573,14 +587,14 @@ static struct sk_buff *peer_ntf_new(const struct wind_peer *peer,
 	 * listen (wind.rst, "Tags")
 	 */
 	msg = genlmsg_new(2 * nla_total_size(sizeof(u16)) +
-			  4 * nla_total_size(sizeof(u32)), GFP_ATOMIC);
+			  2 * nla_total_size(sizeof(struct in6_addr)) +
+			  2 * nla_total_size(sizeof(u32)), GFP_ATOMIC);
 	if (!msg)
 		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &wind_genl_family, 0, WIND_CMD_PEER_NTF);
 	if (!hdr ||
 	    nla_put_u16(msg, WIND_A_PEER_SOCK_PORT, inet_sk(sk)->inet_num) ||
-	    nla_put_in_addr(msg, WIND_A_PEER_LOCAL_ADDR, peer->saddr) ||
-	    nla_put_in_addr(msg, WIND_A_PEER_ADDR, peer->daddr) ||
+	    peer_addrs_put(msg, peer) ||
 	    nla_put_u16(msg, WIND_A_PEER_PORT, ntohs(peer->dport)) ||
 	    nla_put_u32(msg, WIND_A_PEER_EVENT, event) ||
 	    (err && nla_put_u32(msg, WIND_A_PEER_ERROR, err))) {

@@ -109,12 +109,6 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 	return NULL;
 }
 
-/**
- * wind_peer_route() - (re)compute the route and packet size to a peer
- * @peer: the peer, its socket locked
- *
- * Return: 0 or a negative errno from the routing lookup.
- */
 /* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
 static int peer_route6(struct wind_peer *peer)
 {
@@ -150,6 +144,12 @@ static int peer_route6(struct wind_peer *peer)
 	return 0;
 }
 
+/**
+ * wind_peer_route() - (re)compute the route and packet size to a peer
+ * @peer: the peer, its socket locked
+ *
+ * Return: 0 or a negative errno from the routing lookup.
+ */
 int wind_peer_route(struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;

@@ -7,7 +7,6 @@
 #include <linux/random.h>
 #include <asm/ioctls.h>
 #include <linux/sockios.h>
-#include <linux/version.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -456,7 +455,7 @@ const struct proto_ops wind_dgram_ops = {
 };
 
 #if IS_ENABLED(CONFIG_IPV6)
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#ifdef WIND_HAVE_INET6_DESTROY_SOCK
 /* Before 6.3 the protocol frees what the IPv6 layer holds (options,
  * flow labels, multicast lists); since, the socket's destructor does.
  */
@@ -498,7 +497,7 @@ void wind6_prot_init(void)
 	wind6_prot = wind_prot;
 	strscpy(wind6_prot.name, "WINDv6", sizeof(wind6_prot.name));
 	wind6_prot.obj_size = sizeof(struct wind6_sock);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef WIND_HAVE_IPV6_PINFO_OFFSET
 	wind6_prot.ipv6_pinfo_offset = offsetof(struct wind6_sock, inet6);
 #else
 	/* inet6_sk_generic() finds it at the end of the object */
@@ -506,7 +505,7 @@ void wind6_prot_init(void)
 		     offsetof(struct wind6_sock, inet6) +
 		     sizeof(struct ipv6_pinfo));
 #endif
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#ifdef WIND_HAVE_INET6_DESTROY_SOCK
 	wind6_prot.destroy = wind6_destroy_sock;
 #endif
 }

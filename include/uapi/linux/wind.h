@@ -274,6 +274,8 @@ enum {
 	WIND_A_SOCK_INODE,
 	WIND_A_SOCK_UID,
 	WIND_A_SOCK_INCARNATION,
+	WIND_A_SOCK_ADDR6,	/* an AF_INET6 socket's: instead of _ADDR */
+	WIND_A_SOCK_PEER_ADDR6,	/* and its connected peer's, 16 bytes */
 
 	__WIND_A_SOCK_MAX,
 	WIND_A_SOCK_MAX = (__WIND_A_SOCK_MAX - 1)
@@ -306,6 +308,8 @@ enum {
 	WIND_A_PEER_RX_MESSAGES,
 	WIND_A_PEER_EVENT,
 	WIND_A_PEER_ERROR,
+	WIND_A_PEER_LOCAL_ADDR6,	/* an IPv6 peer's: instead of the */
+	WIND_A_PEER_ADDR6,		/* IPv4 _LOCAL_ADDR and _ADDR */
 
 	__WIND_A_PEER_MAX,
 	WIND_A_PEER_MAX = (__WIND_A_PEER_MAX - 1)
