@@ -438,9 +438,13 @@ static const struct windhdr *quoted_hdr(struct sk_buff *skb, unsigned int len)
 		nexthdr = ((const struct ipv6hdr *)skb->data)->nexthdr;
 		hoff = ipv6_skip_exthdr(skb, sizeof(struct ipv6hdr), &nexthdr,
 					&frag_off);
-		if (hoff < 0 || nexthdr != IPPROTO_WIND)
+		if (hoff < 0)
 			return NULL;
 		off = hoff;
+		if (nexthdr == IPPROTO_UDP)
+			off += sizeof(struct udphdr);
+		else if (nexthdr != IPPROTO_WIND)
+			return NULL;
 	} else {
 		off = iph->ihl << 2;
 		if (iph->protocol == IPPROTO_UDP)

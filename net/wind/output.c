@@ -225,6 +225,11 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_PACKETS, npkts);
 	set_owner(skb, sk);
 	trace_wind_packet_send(&peer->saddr6, &peer->daddr6, skb);
+	if (peer->v6 && peer->udp) {
+		wind_udp6_xmit(sk, skb, dst_clone(peer->dst), &peer->saddr6,
+			       &peer->daddr6, peer->udp_sport);
+		return;
+	}
 	if (peer->v6) {
 		wind_xmit6(sk, skb, dst_clone(peer->dst), &peer->saddr6,
 			   &peer->daddr6, peer->oif, peer->dport);
@@ -515,20 +520,22 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	 * was sent to
 	 */
 	wind_skb_addrs(in_skb, &daddr, &saddr);
+	if (udp)
+		sport = wind_udp_sport(sock_net(sk));
 	if (v6) {
 		memset(&fl6, 0, sizeof(fl6));
-		fl6.flowi6_proto = IPPROTO_WIND;
+		fl6.flowi6_proto = udp ? IPPROTO_UDP : IPPROTO_WIND;
 		fl6.daddr = daddr;
 		fl6.saddr = saddr;
 		if (ipv6_addr_type(&daddr) & IPV6_ADDR_LINKLOCAL)
 			oif = in_skb->skb_iif;
 		fl6.flowi6_oif = oif ?: sk->sk_bound_dev_if;
 		fl6.flowi6_mark = sk->sk_mark;
-		fl6.fl6_dport = in->source;
-		fl6.fl6_sport = in->dest;
+		fl6.fl6_dport = udp ? wind_net(sock_net(sk))->udp_dport :
+				      in->source;
+		fl6.fl6_sport = udp ? sport : in->dest;
 		dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
 	} else if (udp) {
-		sport = wind_udp_sport(sock_net(sk));
 		rt = ip_route_output_ports(sock_net(sk), &fl4, sk,
 					   daddr.s6_addr32[3],
 					   saddr.s6_addr32[3],
@@ -578,6 +585,10 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
 	set_owner(skb, sk);
 	trace_wind_packet_send(&saddr, &daddr, skb);
+	if (v6 && udp) {
+		wind_udp6_xmit(sk, skb, dst, &saddr, &daddr, sport);
+		return;
+	}
 	if (v6) {
 		wind_xmit6(sk, skb, dst, &saddr, &daddr, oif, in->source);
 		return;

@@ -112,6 +112,7 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 /* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
 static int peer_route6(struct wind_peer *peer)
 {
+	bool udp = wind_peer_wants_udp(peer);
 	struct sock *sk = peer->sk;
 	struct dst_entry *dst;
 	struct flowi6 fl6;
@@ -127,8 +128,15 @@ static int peer_route6(struct wind_peer *peer)
 	fl6.flowi6_oif = peer->oif ?: sk->sk_bound_dev_if;
 	fl6.flowi6_mark = sk->sk_mark;
 	fl6.flowi6_uid = sk->sk_uid;
-	fl6.fl6_dport = peer->dport;
-	fl6.fl6_sport = inet_sk(sk)->inet_sport;
+	if (udp) {
+		/* as IPv4: routed by the UDP ports the packets carry */
+		fl6.flowi6_proto = IPPROTO_UDP;
+		fl6.fl6_dport = wind_net(sock_net(sk))->udp_dport;
+		fl6.fl6_sport = peer->udp_sport;
+	} else {
+		fl6.fl6_dport = peer->dport;
+		fl6.fl6_sport = inet_sk(sk)->inet_sport;
+	}
 	security_sk_classify_flow(sk, flowi6_to_flowi_common(&fl6));
 	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
 	if (IS_ERR(dst))
@@ -136,11 +144,12 @@ static int peer_route6(struct wind_peer *peer)
 	dst_release(peer->dst);
 	peer->dst = dst;
 	peer->saddr6 = fl6.saddr;
-	peer->udp = 0;
+	peer->udp = udp;
 	mtu = dst_mtu(dst);
 	if (mtu < IPV6_MIN_MTU)
 		mtu = IPV6_MIN_MTU;
-	peer->mss = mtu - sizeof(struct ipv6hdr) - WIND_DATA_HLEN;
+	peer->mss = mtu - sizeof(struct ipv6hdr) - WIND_DATA_HLEN -
+		    (udp ? sizeof(struct udphdr) : 0);
 	return 0;
 }
 

@@ -134,6 +134,7 @@ struct wind_net {
 	possible_net_t net;
 	struct mutex udp_lock;		/* serializes udp_sock changes */
 	struct socket __rcu *udp_sock;	/* receives Wind in UDP (udp.c) */
+	struct socket __rcu *udp6_sock;	/* and in UDP over IPv6 */
 	__be16 udp_dport;		/* udp_port, as sent */
 };
 
@@ -478,20 +479,26 @@ __be16 wind_udp_sport(struct net *net);
 void wind_peer_set_form(struct wind_peer *peer);
 void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 		   __be32 saddr, __be32 daddr, __be16 sport, u8 tos);
+void wind_udp6_xmit(struct sock *sk, struct sk_buff *skb,
+		    struct dst_entry *dst, struct in6_addr *saddr,
+		    struct in6_addr *daddr, __be16 sport);
 
-/* Does @peer get its packets inside UDP?  Its socket locked.  Not an
- * IPv6 one: Wind in UDP is IPv4 only so far.
- */
+/* Does @peer get its packets inside UDP?  Its socket locked. */
 static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
 {
-	return !peer->v6 && (peer->rx_udp ||
-	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP);
+	return peer->rx_udp ||
+	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
 }
 
-/* Did @skb (its IP header at ip_hdr()) reach us inside UDP? */
+/* Did @skb (its IP header at ip_hdr()) reach us inside UDP?  Over IPv6,
+ * by the fixed header's next header: inside UDP after extension headers
+ * is taken for raw, and answered raw.
+ */
 static inline bool wind_skb_udp(const struct sk_buff *skb)
 {
-	return !wind_skb_v6(skb) && ip_hdr(skb)->protocol == IPPROTO_UDP;
+	if (wind_skb_v6(skb))
+		return ipv6_hdr(skb)->nexthdr == IPPROTO_UDP;
+	return ip_hdr(skb)->protocol == IPPROTO_UDP;
 }
 
 /* offload.c */

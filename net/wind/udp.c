@@ -12,16 +12,18 @@
  * would fail the peer.  A zero UDP checksum (another implementation's
  * choice on IPv4) makes Wind's own be checked.
  *
- * Each network namespace has a kernel UDP socket bound to udp_port with
- * the UDP tunnel API; what it receives goes back to IP as protocol 253
+ * Each network namespace has two kernel UDP sockets bound to udp_port with
+ * the UDP tunnel API, one per IP version; what it receives goes back to IP as protocol 253
  * (the way fou does), so wind_rcv() takes both forms through one path
  * and tells them apart by the outer IP header's protocol.  ICMP errors
  * about what we sent inside UDP reach wind_err() through UDP's error
  * handler and this socket.
  */
 #include <linux/icmp.h>
+#include <linux/icmpv6.h>
 #include <linux/udp.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
@@ -93,20 +95,23 @@ static void udp_encap_err_rcv(struct sock *usk, struct sk_buff *skb,
 			      unsigned int udp_offset)
 #endif
 {
-	u32 mtu = 0;
-
-	if (icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
-	    icmp_hdr(skb)->code == ICMP_FRAG_NEEDED)
-		mtu = ntohs(icmp_hdr(skb)->un.frag.mtu);
-	wind_err(skb, mtu);
+	if (wind_skb_v6(skb))
+		wind6_err(skb, NULL, icmp6_hdr(skb)->icmp6_type,
+			  icmp6_hdr(skb)->icmp6_code, 0,
+			  icmp6_hdr(skb)->icmp6_mtu);
+	else
+		wind_err(skb, 0);
 }
 
-static struct socket *udp_open(struct net *net, int port)
+static struct socket *udp_open(struct net *net, int port, int family)
 {
 	struct udp_port_cfg cfg = {
-		.family		= AF_INET,
-		.local_ip.s_addr = htonl(INADDR_ANY),
+		.family		= family,
 		.local_udp_port	= htons(port),
+		/* IPv4 has a socket of its own */
+		.ipv6_v6only	= 1,
+		.use_udp6_tx_checksums = 1,
+		.use_udp6_rx_checksums = 1,
 	};
 	struct udp_tunnel_sock_cfg tcfg = {
 		.encap_type	= 1,
@@ -129,39 +134,57 @@ static struct socket *udp_open(struct net *net, int port)
  * @net: the network namespace
  * @port: the UDP port, 1..65535
  *
- * Binds a new tunnel socket first: on failure (the port is taken) the
- * namespace keeps receiving on the old port.
+ * Binds new tunnel sockets, IPv4 and IPv6: on failure (the port is
+ * taken) the namespace keeps receiving on the old port.
  *
  * Return: 0 or a negative errno (-EADDRINUSE).
  */
 int wind_udp_set_port(struct net *net, int port)
 {
 	struct wind_net *wn = wind_net(net);
-	struct socket *sock, *old;
+	struct socket *old, *old6, *sock, *sock6 = NULL;
+	int err;
 
 	mutex_lock(&wn->udp_lock);
 	old = rcu_dereference_protected(wn->udp_sock,
 					lockdep_is_held(&wn->udp_lock));
-	if (old && ntohs(wn->udp_dport) == port) {
+	old6 = rcu_dereference_protected(wn->udp6_sock,
+					 lockdep_is_held(&wn->udp_lock));
+	if (old && old6 && ntohs(wn->udp_dport) == port) {
 		mutex_unlock(&wn->udp_lock);
 		return 0;
 	}
-	if (old) {
-		/* the port may be the one we hold ourselves */
-		rcu_assign_pointer(wn->udp_sock, NULL);
+	/* the port may be the one we hold ourselves */
+	rcu_assign_pointer(wn->udp_sock, NULL);
+	rcu_assign_pointer(wn->udp6_sock, NULL);
+	if (old)
 		udp_tunnel_sock_release(old);
+	if (old6)
+		udp_tunnel_sock_release(old6);
+	sock = udp_open(net, port, AF_INET);
+	if (!IS_ERR(sock)) {
+		sock6 = udp_open(net, port, AF_INET6);
+		if (IS_ERR(sock6)) {
+			udp_tunnel_sock_release(sock);
+			sock = sock6;
+		}
 	}
-	sock = udp_open(net, port);
 	if (IS_ERR(sock)) {
-		int err = PTR_ERR(sock);
-
+		err = PTR_ERR(sock);
 		/* back to the old port, if it is still ours to take */
-		sock = old ? udp_open(net, ntohs(wn->udp_dport)) : NULL;
-		rcu_assign_pointer(wn->udp_sock, IS_ERR(sock) ? NULL : sock);
+		if (old || old6) {
+			sock = udp_open(net, ntohs(wn->udp_dport), AF_INET);
+			sock6 = udp_open(net, ntohs(wn->udp_dport), AF_INET6);
+			rcu_assign_pointer(wn->udp_sock,
+					   IS_ERR(sock) ? NULL : sock);
+			rcu_assign_pointer(wn->udp6_sock,
+					   IS_ERR(sock6) ? NULL : sock6);
+		}
 		mutex_unlock(&wn->udp_lock);
 		return err;
 	}
 	rcu_assign_pointer(wn->udp_sock, sock);
+	rcu_assign_pointer(wn->udp6_sock, sock6);
 	WRITE_ONCE(wn->udp_dport, htons(port));
 	WRITE_ONCE(wn->params.udp_port, port);
 	mutex_unlock(&wn->udp_lock);
@@ -199,15 +222,20 @@ int wind_udp_net_init(struct net *net)
 void wind_udp_net_exit(struct net *net)
 {
 	struct wind_net *wn = wind_net(net);
-	struct socket *sock;
+	struct socket *sock, *sock6;
 
 	mutex_lock(&wn->udp_lock);
 	sock = rcu_dereference_protected(wn->udp_sock,
 					 lockdep_is_held(&wn->udp_lock));
+	sock6 = rcu_dereference_protected(wn->udp6_sock,
+					  lockdep_is_held(&wn->udp_lock));
 	rcu_assign_pointer(wn->udp_sock, NULL);
+	rcu_assign_pointer(wn->udp6_sock, NULL);
 	mutex_unlock(&wn->udp_lock);
 	if (sock)
 		udp_tunnel_sock_release(sock);
+	if (sock6)
+		udp_tunnel_sock_release(sock6);
 }
 
 /**
@@ -273,4 +301,32 @@ void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 	skb->priority = READ_ONCE(sk->sk_priority);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, tos, ttl, df, sport,
 			    READ_ONCE(wn->udp_dport), false, false);
+}
+
+/**
+ * wind_udp6_xmit() - send a Wind packet inside UDP over IPv6
+ * @sk: the Wind socket (AF_INET6), the packet's owner
+ * @skb: one packet, Wind header at skb->data, checksummed (or partial)
+ * @dst: the route, its reference passed on
+ * @saddr: our address
+ * @daddr: the receiver's
+ * @sport: our UDP source port towards it
+ *
+ * A packet built for a larger path MTU than the route's now
+ * (skb->ignore_df) is fragmented by IPv6 here, as a raw one is.
+ */
+void wind_udp6_xmit(struct sock *sk, struct sk_buff *skb,
+		    struct dst_entry *dst, struct in6_addr *saddr,
+		    struct in6_addr *daddr, __be16 sport)
+{
+	struct wind_net *wn = wind_net(sock_net(sk));
+	int ttl = inet6_sk(sk)->hop_limit;
+
+	if (ttl < 0)
+		ttl = ip6_dst_hoplimit(dst);
+	skb->mark = READ_ONCE(sk->sk_mark);
+	skb->priority = READ_ONCE(sk->sk_priority);
+	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, saddr, daddr,
+			     inet6_sk(sk)->tclass, ttl, 0, sport,
+			     READ_ONCE(wn->udp_dport), false);
 }

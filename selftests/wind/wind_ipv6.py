@@ -7,7 +7,9 @@ exact and in order, large messages, loss, duplication and reordering on
 the hop, a dual-stack socket talking to an AF_INET one through v4-mapped
 addresses, IPV6_V6ONLY, the shared port space, connect(), ICMPv6 port
 unreachable and packet too big, the error queue's sockaddr_in6 offender
-and WIND_PEER_INFO by sockaddr_in6."""
+and WIND_PEER_INFO by sockaddr_in6.  All of it twice: raw, then inside
+UDP (net.wind.encap=1 on both ends, and a router that drops IP protocol
+253, as a cloud's security group does, so that nothing passes raw)."""
 import ctypes
 import errno
 import os
@@ -22,6 +24,7 @@ from windtest import (SOCK_WIND, SOL_WIND, Ktap, enter, libc,  # noqa: E402
                       run, wind_stat as stat)
 
 MSG_WIND_RELIABLE, MSG_WIND_SYNC = 0x400000, 0x800000
+UDPHDR = 0        # 8 inside UDP: what the UDP header takes of each packet
 WIND_RECVERR, WIND_PEER_INFO = 2, 5
 A, R, B = "w6A", "w6R", "w6B"
 A6, B6 = "fd77:1::1", "fd77:2::1"
@@ -40,7 +43,7 @@ def teardown():
         run("sh", "-c", f"ip netns del {ns} 2>/dev/null; true")
 
 
-def setup():
+def setup(encap):
     teardown()
     for ns in (A, R, B):
         sh(f"ip netns add {ns} && ip -n {ns} link set lo up")
@@ -57,8 +60,15 @@ def setup():
         sh(f"ip -n {R} addr add {r4}/24 dev {dev}")
         sh(f"ip -n {R} link set {dev} up")
         # a lost peer fails in well under a second
-        for k, v in (("rto_min_ms", 20), ("rto_max_ms", 200)):
+        for k, v in (("rto_min_ms", 20), ("rto_max_ms", 200),
+                     ("encap", encap)):
             sh(f"ip netns exec {ns} sysctl -qw net.wind.{k}={v}")
+    if encap:
+        sh(f"ip netns exec {R} nft add table inet w6")
+        sh(f"ip netns exec {R} nft 'add chain inet w6 relay "
+           f"{{ type filter hook forward priority 0; }}'")
+        sh(f"ip netns exec {R} nft add rule inet w6 relay meta l4proto 253 "
+           f"counter drop")
     sh(f"ip netns exec {R} sysctl -qw net.ipv6.conf.all.forwarding=1")
     sh(f"ip netns exec {R} sysctl -qw net.ipv4.ip_forward=1")
     # neighbour discovery settled before the first packet
@@ -103,7 +113,7 @@ def peer_info(s, addr, port):
 
 
 def main():
-    t = Ktap(15)
+    t = Ktap(29)
     enter(None)
     try:
         mods = run("modinfo", "-F", "alias", "wind").stdout.split()
@@ -121,13 +131,28 @@ def main():
             "net-pf-10-proto-0-type-7" in mods and
             "net-pf-10-proto-253-type-7" in mods,
             f"loaded before: {was}; socket: {made}; aliases {mods}")
-    setup()
-    try:
-        run_tests(t)
-    finally:
-        teardown()
+    global UDPHDR
+    for encap in (0, 1):
+        setup(encap)
+        UDPHDR = 8 * encap
+        try:
+            run_tests(Suffix(t, "_udp" if encap else ""))
+            if encap:
+                d = sh(f"ip netns exec {R} nft list chain inet w6 relay").stdout
+                print("# router: " + " ".join(d.split()))
+        finally:
+            teardown()
     print(f"# {t.i - t.failed} passed; {t.failed} failed")
     return 1 if t.failed else 0
+
+
+class Suffix:
+    """The KTAP output of a pass, each test's name suffixed."""
+    def __init__(self, t, suffix):
+        self.t, self.suffix = t, suffix
+
+    def check(self, name, cond, diag=""):
+        self.t.check(name + self.suffix, cond, diag)
 
 
 def run_tests(t):
@@ -218,7 +243,7 @@ def run_tests(t):
         errs.append(0)
     except OSError as ex:
         errs.append(ex.errno)
-    t.check("port_space_shared_with_ipv4_as_udp",
+    t.check("port_space_shared_with_ipv4_like_udp_sockets",
             errs == [errno.EADDRINUSE, 0, 0, errno.EADDRINUSE],
             f"[::] v4 any, v6only, [B6], [::] again: {errs}")
 
@@ -269,7 +294,7 @@ def run_tests(t):
     err2 = peer_info(tx, B6, 7999)[0]
     t.check("peer_info_by_sockaddr_in6",
             err == 0 and fam == socket.AF_INET6 and
-            mss == 1500 - 40 - 40 and err2 == errno.ENOENT,
+            mss == 1500 - 40 - UDPHDR - 40 and err2 == errno.ENOENT,
             f"errno {err} mss {mss} family {fam}; unknown peer errno {err2}")
 
     # 10: the path MTU drops mid-stream (ICMPv6 packet too big): the
@@ -301,7 +326,7 @@ def run_tests(t):
     t.check("path_mtu_drop_icmpv6_packet_too_big_resegments",
             [d for d, _ in got] == big + [b"end"] and sent == ["all"] and
             icmp6_in(A, "Icmp6InPktTooBigs") > ptb0 and
-            mss == 1280 - 40 - 40,
+            mss == 1280 - 40 - UDPHDR - 40,
             f"sender {sent} got {[len(d) for d, _ in got]} mss {mss} "
             f"too big {icmp6_in(A, 'Icmp6InPktTooBigs') - ptb0}")
 
