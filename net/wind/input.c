@@ -150,7 +150,7 @@ int wind_rcv(struct sk_buff *skb)
 	 * are gone
 	 */
 	if (unlikely(skb_is_gso(skb)) && !gso_layout_ok(skb)) {
-		if (!wind_skb_udp(skb) && !v6)
+		if (!wind_skb_udp(skb))
 			return rcv_segments(net, skb);
 		WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_HEADER);

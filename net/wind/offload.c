@@ -8,7 +8,8 @@
  * must be cut (a device without the feature, a forwarding hop, netem
  * corrupting it) the stack calls wind_gso_segment() through
  * inet_offloads[IPPROTO_WIND] and puts the packets it stands for on the
- * wire, each with its own header and checksum.
+ * wire, each with its own header and checksum.  The same over IPv6,
+ * through inet6_offloads[IPPROTO_WIND].
  *
  * The core has no GSO type for a protocol of a module's, and it
  * dispatches segmentation by IP protocol, not by type.  Wind borrows
@@ -24,6 +25,7 @@
 #include <linux/skbuff.h>
 #include <net/checksum.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 #include <net/protocol.h>
 
 #include "compat.h"
@@ -75,7 +77,9 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 	 * from (the inner network header is the Wind header, as SCTP's in
 	 * UDP, since the core takes the distance to it for a MAC header's
 	 * length): the UDP header just in front holds the pseudo-header sum
-	 * of the whole datagram (udp_set_csum()), which has them.
+	 * of the whole datagram (udp_set_csum(), udp6_set_csum()), which
+	 * has them: the lengths and protocols of both versions' pseudo-
+	 * headers sum the same way.
 	 */
 	if (udp) {
 		const struct udphdr *uh = (const void *)(skb->data -
@@ -96,6 +100,7 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 
 	for (seg = segs; seg; seg = seg->next) {
 		unsigned int len = seg->len - skb_transport_offset(seg);
+		const struct ipv6hdr *ip6h = ipv6_hdr(seg);
 		const struct iphdr *iph = ip_hdr(seg);
 
 		wh = wind_hdr(seg);
@@ -108,6 +113,9 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 			wh->check = ~csum_fold(csum_add(addrs,
 					csum_tcpudp_nofold(0, 0, len,
 							   IPPROTO_WIND, 0)));
+		else if (iph->version == 6)
+			wh->check = ~csum_ipv6_magic(&ip6h->saddr, &ip6h->daddr,
+						     len, IPPROTO_WIND, 0);
 		else
 			wh->check = ~csum_tcpudp_magic(iph->saddr, iph->daddr,
 						       len, IPPROTO_WIND, 0);
@@ -132,13 +140,21 @@ static const struct net_offload wind_offload = {
 };
 
 /**
- * wind_offload_init() - register Wind's segmentation with IPv4
+ * wind_offload_init() - register Wind's segmentation with IPv4 and IPv6
  *
  * Return: 0 or a negative errno.
  */
 int wind_offload_init(void)
 {
-	return inet_add_offload(&wind_offload, IPPROTO_WIND);
+	int err;
+
+	err = inet_add_offload(&wind_offload, IPPROTO_WIND);
+	if (err)
+		return err;
+	err = inet6_add_offload(&wind_offload, IPPROTO_WIND);
+	if (err)
+		inet_del_offload(&wind_offload, IPPROTO_WIND);
+	return err;
 }
 
 /**
@@ -149,5 +165,6 @@ int wind_offload_init(void)
  */
 void wind_offload_exit(void)
 {
+	inet6_del_offload(&wind_offload, IPPROTO_WIND);
 	inet_del_offload(&wind_offload, IPPROTO_WIND);
 }

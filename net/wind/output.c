@@ -318,11 +318,10 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 	const struct net_device *dev = peer->dst->dev;
 	unsigned int size = min_t(unsigned int, READ_ONCE(dev->gso_max_size),
 				  IP_MAX_MTU + 1);
-	unsigned int hlen = sizeof(struct iphdr) + WIND_DATA_HLEN;
+	unsigned int hlen = (peer->v6 ? sizeof(struct ipv6hdr) :
+					sizeof(struct iphdr)) + WIND_DATA_HLEN;
 
-	/* IPv6 has no Wind GSO (offload.c): one packet per skb */
-	if (peer->v6 ||
-	    (dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES)
+	if ((dev->features & WIND_GSO_FEATURES) != WIND_GSO_FEATURES)
 		return 0;
 	/* inside UDP, as a UDP tunnel's GSO skb: the device must carry
 	 * that too, with what is inside it

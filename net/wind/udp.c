@@ -258,6 +258,24 @@ __be16 wind_udp_sport(struct net *net)
 	return htons(lo + get_random_u32_below(hi - lo + 1));
 }
 
+/* A run of packets goes as a UDP tunnel's GSO skb whose inner protocol
+ * is Wind (as fou sends an IP protocol): where it must be cut,
+ * __skb_udp_tunnel_segment() calls wind_gso_segment() for what is inside
+ * and gives each packet its UDP header and checksum.  What is inside has
+ * no IP header of its own (as SCTP's, inside UDP): its inner network
+ * header is its Wind header, and wind_gso_segment() takes the addresses
+ * its checksum covers from the UDP checksum's pseudo-header.
+ */
+static void gso_mark_tunnel(struct sk_buff *skb)
+{
+	skb->encapsulation = 1;
+	skb_set_inner_ipproto(skb, IPPROTO_WIND);
+	skb_reset_inner_mac_header(skb);
+	skb_reset_inner_network_header(skb);
+	skb_reset_inner_transport_header(skb);
+	skb_shinfo(skb)->gso_type |= SKB_GSO_UDP_TUNNEL_CSUM;
+}
+
 /**
  * wind_udp_xmit() - send a Wind packet inside UDP
  * @sk: the Wind socket, the packet's owner
@@ -280,23 +298,8 @@ void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 
 	if (ttl < 0)
 		ttl = ip4_dst_hoplimit(&rt->dst);
-	/* A run of packets goes as a UDP tunnel's GSO skb whose inner
-	 * protocol is Wind (as fou sends an IP protocol): where it must be
-	 * cut, __skb_udp_tunnel_segment() calls wind_gso_segment() for what
-	 * is inside and gives each packet its UDP header and checksum.
-	 * What is inside has no IP header of its own (as SCTP's, inside
-	 * UDP): its inner network header is its Wind header, and
-	 * wind_gso_segment() takes the addresses its checksum covers from
-	 * the UDP checksum's pseudo-header.
-	 */
-	if (skb_is_gso(skb)) {
-		skb->encapsulation = 1;
-		skb_set_inner_ipproto(skb, IPPROTO_WIND);
-		skb_reset_inner_mac_header(skb);
-		skb_reset_inner_network_header(skb);
-		skb_reset_inner_transport_header(skb);
-		skb_shinfo(skb)->gso_type |= SKB_GSO_UDP_TUNNEL_CSUM;
-	}
+	if (skb_is_gso(skb))
+		gso_mark_tunnel(skb);
 	skb->mark = READ_ONCE(sk->sk_mark);
 	skb->priority = READ_ONCE(sk->sk_priority);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, tos, ttl, df, sport,
@@ -306,7 +309,8 @@ void wind_udp_xmit(struct sock *sk, struct sk_buff *skb, struct rtable *rt,
 /**
  * wind_udp6_xmit() - send a Wind packet inside UDP over IPv6
  * @sk: the Wind socket (AF_INET6), the packet's owner
- * @skb: one packet, Wind header at skb->data, checksummed (or partial)
+ * @skb: the packet (or a GSO skb of them), Wind header at skb->data,
+ *	 checksummed (or partial)
  * @dst: the route, its reference passed on
  * @saddr: our address
  * @daddr: the receiver's
@@ -324,6 +328,8 @@ void wind_udp6_xmit(struct sock *sk, struct sk_buff *skb,
 
 	if (ttl < 0)
 		ttl = ip6_dst_hoplimit(dst);
+	if (skb_is_gso(skb))
+		gso_mark_tunnel(skb);
 	skb->mark = READ_ONCE(sk->sk_mark);
 	skb->priority = READ_ONCE(sk->sk_priority);
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, saddr, daddr,
