@@ -78,9 +78,45 @@ static int wind_sockets_show(struct seq_file *seq, void *v)
 			struct sock *sk = &ws->inet.sk;
 			struct inet_sock *inet = &ws->inet;
 
+			/* AF_INET6 sockets are in wind6, as in udp6 */
+			if (sk->sk_family != AF_INET)
+				continue;
 			seq_printf(seq, "%4d: %08X:%04X %08X:%04X %02X %08X:%08X %5u %6lu %5u %5u\n",
 				   sl++, inet->inet_rcv_saddr,
 				   ntohs(inet->inet_sport), inet->inet_daddr,
+				   ntohs(inet->inet_dport), sk->sk_state,
+				   sk_wmem_alloc_get(sk), sk_rmem_alloc_get(sk),
+				   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
+				   sock_i_ino(sk), READ_ONCE(ws->npeers),
+				   atomic_read(&sk->sk_drops));
+		}
+	}
+	spin_unlock_bh(&wn->port_lock);
+	return 0;
+}
+
+/* /proc/net/wind6: the AF_INET6 sockets, addresses as /proc/net/udp6's */
+static int wind6_sockets_show(struct seq_file *seq, void *v)
+{
+	struct wind_net *wn = wind_net(seq_file_single_net(seq));
+	struct wind_sock *ws;
+	int i, sl = 0;
+
+	seq_puts(seq, "  sl  local_address                         remote_address                        st tx_queue rx_queue   uid  inode peers drops\n");
+	spin_lock_bh(&wn->port_lock);
+	for (i = 0; i < ARRAY_SIZE(wn->ports); i++) {
+		hlist_for_each_entry(ws, &wn->ports[i], port_node) {
+			struct sock *sk = &ws->inet.sk;
+			const __be32 *src = sk->sk_v6_rcv_saddr.s6_addr32;
+			const __be32 *dst = sk->sk_v6_daddr.s6_addr32;
+			struct inet_sock *inet = &ws->inet;
+
+			if (sk->sk_family != AF_INET6)
+				continue;
+			seq_printf(seq, "%4d: %08X%08X%08X%08X:%04X %08X%08X%08X%08X:%04X %02X %08X:%08X %5u %6lu %5u %5u\n",
+				   sl++, src[0], src[1], src[2], src[3],
+				   ntohs(inet->inet_sport),
+				   dst[0], dst[1], dst[2], dst[3],
 				   ntohs(inet->inet_dport), sk->sk_state,
 				   sk_wmem_alloc_get(sk), sk_rmem_alloc_get(sk),
 				   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
@@ -220,8 +256,13 @@ static int __net_init wind_net_init(struct net *net)
 	if (!proc_create_net_single("wind", 0444, net->proc_net,
 				    wind_sockets_show, NULL))
 		goto err_sockets;
+	if (!proc_create_net_single("wind6", 0444, net->proc_net,
+				    wind6_sockets_show, NULL))
+		goto err_sockets6;
 	return wind_udp_net_init(net);
 
+err_sockets6:
+	remove_proc_entry("wind", net->proc_net);
 err_sockets:
 	remove_proc_entry("wind_stat", net->proc_net);
 err_stat:
@@ -236,6 +277,7 @@ static void __net_exit wind_net_exit(struct net *net)
 	struct wind_net *wn = wind_net(net);
 
 	wind_udp_net_exit(net);
+	remove_proc_entry("wind6", net->proc_net);
 	remove_proc_entry("wind", net->proc_net);
 	remove_proc_entry("wind_stat", net->proc_net);
 	wind_sysctl_exit(wn);

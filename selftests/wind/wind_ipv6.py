@@ -113,7 +113,7 @@ def peer_info(s, addr, port):
 
 
 def main():
-    t = Ktap(33)
+    t = Ktap(35)
     enter(None)
     try:
         mods = run("modinfo", "-F", "alias", "wind").stdout.split()
@@ -161,6 +161,13 @@ def run_tests(t):
     t.check("getsockname_is_sockaddr_in6",
             rx.getsockname()[:2] == ("::", 7600) and
             rx.family == socket.AF_INET6, f"{rx.getsockname()}")
+
+    # /proc/net/wind6 lists the AF_INET6 sockets, /proc/net/wind not
+    p6 = sh(f"ip netns exec {B} cat /proc/net/wind6").stdout
+    p4 = sh(f"ip netns exec {B} cat /proc/net/wind").stdout
+    t.check("proc_net_wind6_lists_ipv6_sockets",
+            f"{'0' * 32}:{7600:04X} " in p6 and
+            f":{7600:04X} " not in p4, f"wind6:\n{p6}wind:\n{p4}")
 
     # 1: every type, sizes from 0 to 64 KiB, exact and in order
     sizes = [0, 1, 100, 1232, 1233, 5000, 65536, 30000, 7, 65000]
