@@ -26,7 +26,8 @@ from windtest import (SOCK_WIND, SOL_WIND, Ktap, enter, libc,  # noqa: E402
 MSG_WIND_RELIABLE, MSG_WIND_SYNC = 0x400000, 0x800000
 UDPHDR = 0        # 8 inside UDP: what the UDP header takes of each packet
 WIND_RECVERR, WIND_PEER_INFO = 2, 5
-A, R, B = "w6A", "w6R", "w6B"
+A, R, B, M = "w6A", "w6R", "w6B", "w6M"   # M: an off-path host
+M6 = "fd77:3::1"
 A6, B6 = "fd77:1::1", "fd77:2::1"
 A4, B4 = "10.77.1.1", "10.77.2.1"
 
@@ -39,7 +40,7 @@ def sh(cmd):
 
 
 def teardown():
-    for ns in (A, R, B):
+    for ns in (A, R, B, M):
         run("sh", "-c", f"ip netns del {ns} 2>/dev/null; true")
 
 
@@ -69,6 +70,12 @@ def setup(encap):
            f"{{ type filter hook forward priority 0; }}'")
         sh(f"ip netns exec {R} nft add rule inet w6 relay meta l4proto 253 "
            f"counter drop")
+    # M hangs off R: it sees none of A's and B's traffic
+    sh(f"ip netns add {M} && ip -n {M} link set lo up")
+    sh(f"ip -n {R} link add rm type veth peer name eth0 netns {M}")
+    sh(f"ip -n {M} addr add {M6}/64 dev eth0 nodad && ip -n {M} link set eth0 up")
+    sh(f"ip -n {M} -6 route add default via fd77:3::2")
+    sh(f"ip -n {R} addr add fd77:3::2/64 dev rm nodad && ip -n {R} link set rm up")
     sh(f"ip netns exec {R} sysctl -qw net.ipv6.conf.all.forwarding=1")
     sh(f"ip netns exec {R} sysctl -qw net.ipv4.ip_forward=1")
     # neighbour discovery settled before the first packet
@@ -113,7 +120,7 @@ def peer_info(s, addr, port):
 
 
 def main():
-    t = Ktap(35)
+    t = Ktap(36)
     enter(None)
     try:
         mods = run("modinfo", "-F", "alias", "wind").stdout.split()
@@ -358,13 +365,104 @@ def run_tests(t):
             f"sender {sent} got {[len(d) for d, _ in got]} mss {mss} "
             f"too big {icmp6_in(A, 'Icmp6InPktTooBigs') - ptb0}")
 
-    # 11: IPv4 traffic on the same sockets still works after all this
+    # 11: an off-path host (raw: the UDP pass's router drops it anyway)
+    if not UDPHDR:
+        attacks(t, tx, rx)
+
+    # 12: IPv4 traffic on the same sockets still works after all this
     tx4.sendto(b"still v4", MSG_WIND_SYNC, (B4, 7600))
     d, a = rx.recvfrom(100)
     t.check("ipv4_beside_ipv6_on_one_socket",
             d == b"still v4" and a[:2] == ("::ffff:" + A4, 7602), f"{d} {a}")
     for s in (rx, tx, tx4, only):
         s.close()
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+def ip6(src, dst, nh, payload, check_at=None):
+    """An IPv6 packet from src to dst; the upper-layer checksum at
+    check_at in payload filled in over the pseudo-header."""
+    s6, d6 = (socket.inet_pton(socket.AF_INET6, a) for a in (src, dst))
+    if check_at is not None:
+        pseudo = s6 + d6 + struct.pack("!I3xB", len(payload), nh)
+        c = csum(pseudo + payload) or 0xffff
+        payload = payload[:check_at] + struct.pack("!H", c) + \
+            payload[check_at + 2:]
+    return struct.pack("!IHBB", 6 << 28, len(payload), nh, 64) + s6 + d6 + \
+        payload
+
+
+def windpkt(sport, dport, ptype, src_tag, dst_tag, seq=0, body=b""):
+    """A Wind packet (checksum 0: ip6() fills it at offset 6)."""
+    hdr = struct.pack("!HHHHBBHIIIII", sport, dport, 32 + len(body), 0,
+                      1 << 4 | ptype, 0, 256, src_tag, dst_tag, seq, 0, seq)
+    return hdr + body
+
+
+def forge(pkt, dst):
+    """Send a whole IPv6 packet from M (IPPROTO_RAW: header included)."""
+    enter(M)
+    try:
+        r = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        r.sendto(pkt, (dst, 0))
+        r.close()
+    finally:
+        enter(None)
+
+
+def attacks(t, tx, rx):
+    """An off-path host that knows A's and B's addresses and ports, not
+    their tags, forges packets between them: nothing it sends resets
+    the association, injects a message or fails a peer."""
+    port_a, port_b = tx.getsockname()[1], 7600
+    tx.sendto(b"before", MSG_WIND_SYNC, (B6, port_b))
+    rx.recvfrom(100)
+    tag0, reset0 = stat(B, "InErrTag"), stat(B, "PeersReset")
+    taga0 = stat(A, "InErrTag")
+    rnd = struct.unpack("!8I", os.urandom(32))
+    # RESET and CHALLENGE with guessed tags, DATA with a forged payload
+    for i in range(4):
+        forge(ip6(A6, B6, 253, windpkt(port_a, port_b, 3, rnd[i] | 1,
+                                       rnd[i + 4] | 1), 6), B6)
+    forge(ip6(A6, B6, 253, windpkt(port_a, port_b, 4, rnd[0] | 1,
+                                   rnd[1] | 1), 6), B6)
+    body = struct.pack("!HHI", 0, 1, 4) + b"evil"
+    for seq in range(8):
+        forge(ip6(A6, B6, 253, windpkt(port_a, port_b, 1, rnd[2] | 1,
+                                       rnd[3] | 1, rnd[5] + seq, body), 6), B6)
+    # ICMPv6 port unreachable to A quoting a packet A "sent" to B
+    quote = ip6(A6, B6, 253, windpkt(port_a, port_b, 1, rnd[6] | 1,
+                                     rnd[7] | 1, rnd[4], body), 6)
+    icmp = struct.pack("!BBHI", 1, 4, 0, 0) + quote
+    forge(ip6("fd77:2::2", A6, 58, icmp, 2), A6)
+    tagged = stat_wait(B, "InErrTag", tag0 + 13)
+    taga = stat_wait(A, "InErrTag", taga0 + 1)
+    tx.sendto(b"after", MSG_WIND_SYNC, (B6, port_b))
+    d, a = rx.recvfrom(100)
+    t.check("off_path_forged_reset_data_icmpv6_change_nothing",
+            d == b"after" and a[:2] == (A6, port_a) and
+            stat(B, "PeersReset") == reset0 and tagged >= tag0 + 13 and
+            taga >= taga0 + 1,
+            f"next message {d} from {a}; PeersReset "
+            f"{stat(B, 'PeersReset') - reset0}; InErrTag B {tagged - tag0} "
+            f"A {taga - taga0}")
+
+
+def stat_wait(ns, name, target):
+    for _ in range(100):
+        v = stat(ns, name)
+        if v >= target:
+            return v
+        select.select([], [], [], 0.05)
+    return v
 
 
 def icmp6_in(ns, name):
