@@ -442,8 +442,14 @@ perftest() {
 	RXE_PORT=$((RXE_PORT + 1))
 	timeout 120 "${PIN_B[@]}" "$tool" -d rxeB -x "$RXE_GB" -p $RXE_PORT -s "$size" "$@" \
 		> /tmp/wbench-rxe-srv.log 2>&1 &
-	local srv=$!
-	sleep 1
+	local srv=$! i
+	# its out-of-band TCP socket listens once the device is open: on a
+	# loaded host that took more than a second
+	for i in $(seq 600); do
+		ss -Hltn "sport = :$RXE_PORT" 2>/dev/null | grep -q . && break
+		kill -0 $srv 2>/dev/null || break
+		sleep 0.1
+	done
 	line=$(timeout 120 "${PIN_A[@]}" "$tool" -d rxeA -x "$RXE_GA" -p $RXE_PORT -s "$size" "$@" $RXE_B 2>>"$OUT/errors.log" |
 		awk '/#bytes/ { getline; print; exit }')
 	wait $srv 2>/dev/null
