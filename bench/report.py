@@ -7,8 +7,9 @@ their figures) and the PNG plots (gnuplot, bench/plot.gp).
     bench/report.py [--host-cpu MODEL] [--host-cpus N] bench/results
 
 Input, written by scripts/bench-guest.sh in the VM: meta.json, raw.jsonl
-(one windperf -j object per line, tagged with "row" and "loss") and
-iperf3-*.json.
+(one windperf -j object per line, tagged with "row" and "loss"),
+iperf3-*.json, and from the 2-vCPU boot (busy polling, Soft-RoCE)
+meta-2.json and rxe.jsonl (perftest's and scripts/pagecost.c's figures).
 """
 import argparse
 import json
@@ -23,9 +24,31 @@ NAMES = {"wind": "Wind", "udp": "UDP", "tcp": "TCP"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def load_rxe(out):
+    """rxe.jsonl: one object per perftest or pagecost result."""
+    rows = []
+    try:
+        with open(os.path.join(out, "rxe.jsonl")) as f:
+            for line in f:
+                if line.strip():
+                    rows.append(json.loads(line))
+    except OSError:
+        pass
+    return rows
+
+
 def load(out):
-    with open(os.path.join(out, "meta.json")) as f:
-        meta = json.load(f)
+    meta = {}
+    for name in ("meta.json", "meta-2.json"):
+        try:
+            with open(os.path.join(out, name)) as f:
+                m = json.load(f)
+        except OSError:
+            continue
+        if meta:
+            meta["boot2"] = m
+        else:
+            meta = m
     runs = []
     with open(os.path.join(out, "raw.jsonl")) as f:
         for line in f:
@@ -99,7 +122,7 @@ class Results:
                 self.idx[key] = merge(self.idx[key], r) if key in self.idx else r
 
     def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
-        if row.endswith("bulk") and proto == "udp" and size == 65536:
+        if "bulk" in row and proto == "udp" and size == 65536:
             size = 65507
         return self.idx.get((row, loss, proto, size, reply, peers))
 
@@ -276,6 +299,148 @@ def targets(R, meta):
     return t
 
 
+MB = 1048576 * 8 / 1e6  # perftest's MB/sec (2^20 bytes) in Mbit/s
+
+
+def rxe_find(rxe, row, tool, size, loss=None):
+    for r in rxe:
+        if (r.get("row") == row and r.get("tool") == tool and r.get("size") == size
+                and (loss is None or r.get("loss") == loss) and not r.get("failed")):
+            return r
+    return None
+
+
+def rxe_na(rxe):
+    for r in rxe:
+        if r.get("tool") == "none":
+            return r.get("na", "?")
+    return None
+
+
+def lat3(r):
+    """median (mean, p99) of a windperf latency row"""
+    if r is None:
+        return "–"
+    extra = ""
+    if "mean_us" in r:
+        extra = f" (mean {r['mean_us']:.0f}, p99 {r['p99_us']:.0f})"
+    return f"{r['median']:.1f}{extra}"
+
+
+def busy_rxe(R, rxe):
+    """The busy-polling and Soft-RoCE tables (markdown lines) and the
+    targets of issue 16 they measure (row, target, measured, met)."""
+    L, t = [], []
+    w = L.append
+    busy = {(v, us): [R.get(f"busy-{v}-{us}", p, 32) for p in PROTOS]
+            for v, us in (("plain", 0), ("plain", 50), ("napi", 0), ("napi", 50),
+                          ("napi", 1000))}
+    send_lat = rxe_find(rxe, "rxe-lat", "ib_send_lat", 32)
+    rxe_rtt = 2 * send_lat["t_typical_us"] if send_lat else None
+    if any(x for v in busy.values() for x in v):
+        w("## Busy polling: 32 B ping-pong (µs; 2 vCPUs)\n")
+        w("Cells: median of the repetitions' medians (mean, p99 of every exchange). "
+          "Busy polling: `net.core.busy_read` = `busy_poll` = 50 (or 1000) µs, set before the "
+          "sockets of both ends are made (their `SO_BUSY_POLL`). "
+          "\"napi\": `ethtool -K eth0 gro on tso off` on both veth ends, without "
+          "which a veth has no NAPI instance to spin on (\"plain\": its defaults).\n")
+        w("| veth | busy polling | Wind | UDP | TCP | Wind/UDP | Wind/TCP |")
+        w("|---|---|---|---|---|---|---|")
+        for (v, us), rs in busy.items():
+            if not any(rs):
+                continue
+            w(f"| {v} | {'off' if not us else str(us) + ' µs'} | "
+              + " | ".join(lat3(r) for r in rs)
+              + f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+        wb, ub = busy[("napi", 50)][0], busy[("napi", 50)][1]
+        w0 = busy[("napi", 0)][0]
+        r_udp = ratio(wb, ub)
+        parts = [f"Wind busy-polled {fmt(wb and wb['median'])} µs "
+                 f"(polling off: {fmt(w0 and w0['median'])}), {rfmt(r_udp)}x UDP's "
+                 f"{fmt(ub and ub['median'])}"]
+        ok = r_udp is not None and r_udp <= 1.0
+        if rxe_rtt and wb:
+            parts.append(f"{wb['median'] / rxe_rtt:.2f}x Soft-RoCE's {rxe_rtt:.1f} "
+                         "(2 x ib_send_lat's typical)")
+            ok = ok and wb["median"] <= rxe_rtt
+        else:
+            ok = False
+            parts.append("Soft-RoCE not measured")
+        t.append(("busy-polled 32 B round trip (issue 16)",
+                  "at most Soft-RoCE's busy-polled ib_send_lat round trip and at most "
+                  "UDP's with the same setting", "; ".join(parts), ok))
+        w("")
+
+    na = rxe_na(rxe)
+    if not rxe and not na:
+        return L, t
+    w("## Beside Soft-RoCE (rdma_rxe, perftest; 2 vCPUs)\n")
+    if na:
+        w(f"Soft-RoCE: n/a ({na}).\n")
+        t.append(("Wind >= 3x Soft-RoCE throughput (issue 16)", ">= 3x at 0% and 1% loss",
+                  f"n/a ({na})", False))
+        return L, t
+    w("Soft-RoCE runs on a second veth pair in the initial netns "
+      "(scripts/rxe-setup), Wind, UDP and TCP on the bench's veth; both MTU 1500, "
+      "the same boot, back to back. perftest reports latency one way (half its "
+      "ping-pong): its round trip is twice that. Loss: `netem loss 1%` on both "
+      "ends of both links.\n")
+    w("| row | Wind | UDP | TCP | Soft-RoCE | Wind / Soft-RoCE |")
+    w("|---|---|---|---|---|---|")
+    rs = [R.get("rxe-rtt", p, 32) for p in PROTOS]
+    if send_lat:
+        sr = (f"{rxe_rtt:.1f} (mean {2 * send_lat['t_avg_us']:.0f}, "
+              f"p99 {2 * send_lat['p99_us']:.0f})")
+    else:
+        sr = "–"
+    w("| 32 B round trip, µs (ping-pong; `ib_send_lat -s 32` x 2) | "
+      + " | ".join(lat3(r) for r in rs) + f" | {sr} | "
+      + (f"{rs[0]['median'] / rxe_rtt:.2f}" if rs[0] and rxe_rtt else "–") + " |")
+    wb = R.get("busy-napi-50", "wind", 32)
+    if wb:
+        ub = R.get("busy-napi-50", "udp", 32)
+        tb = R.get("busy-napi-50", "tcp", 32)
+        w("| 32 B round trip busy-polled (busy rows, veth napi), µs | "
+          f"{lat3(wb)} | {lat3(ub)} | {lat3(tb)} | {sr} | "
+          + (f"{wb['median'] / rxe_rtt:.2f}" if rxe_rtt else "–") + " |")
+    dms = rxe_find(rxe, "rxe-dm-sync", "pagecost-dmsync", 8192, 0)
+    wl = rxe_find(rxe, "rxe-lat", "ib_write_lat", 8192)
+    wl_rtt = 2 * wl["t_typical_us"] if wl else None
+    w("| 8 KiB one-sided write, µs (sync Direct Map send: returns on the ACK; "
+      "`ib_write_lat -s 8192` x 2) | "
+      + (f"{dms['median_us']:.1f} (mean {dms['mean_us']:.0f}, p99 {dms['p99_us']:.0f})"
+         if dms else "–")
+      + " | | | "
+      + (f"{wl_rtt:.1f} (mean {2 * wl['t_avg_us']:.0f}, p99 {2 * wl['p99_us']:.0f})"
+         if wl else "–")
+      + " | " + (f"{dms['median_us'] / wl_rtt:.2f}" if dms and wl_rtt else "–") + " |")
+    thr = []
+    for loss in (0, 1):
+        dm = rxe_find(rxe, "rxe-dm", "pagecost-dm", 8192, loss)
+        ud = rxe_find(rxe, "rxe-dm", "pagecost-udp", 8192, loss)
+        bw8 = rxe_find(rxe, "rxe-bw", "ib_write_bw", 8192, loss)
+        x = dm["pages_s"] / (bw8["mpps"] * 1e6) if dm and bw8 and bw8["mpps"] else None
+        thr.append((f"8 KiB writes/s at {loss}%", x))
+        w(f"| 8 KiB remote writes per second, {loss}% loss (Direct Map; UDP "
+          "`recvfrom` + `memcpy`; `ib_write_bw -s 8192`) | "
+          f"{fmt(dm and dm['pages_s'], 0)} | {fmt(ud and ud['pages_s'], 0)} | | "
+          f"{fmt(bw8 and bw8['mpps'] * 1e6, 0)} | {rfmt(x)} |")
+        bs = [R.get(f"rxe-bulk-{loss}", p, 65536) for p in PROTOS]
+        bw64 = rxe_find(rxe, "rxe-bw", "ib_write_bw", 65536, loss)
+        rb = bw64["mbytes_s"] * MB if bw64 else None
+        x = bs[0]["median"] / rb if bs[0] and rb else None
+        thr.append((f"64 KiB Mbit/s at {loss}%", x))
+        w(f"| 64 KiB bandwidth, {loss}% loss, Mbit/s (bulk; `ib_write_bw -s 65536`) | "
+          + " | ".join(fmt(r and r["median"]) for r in bs)
+          + f" | {fmt(rb)} | {rfmt(x)} |")
+    w("")
+    ok = all(x is not None and x >= 3.0 for _, x in thr)
+    t.append(("Wind >= 3x Soft-RoCE throughput (issue 16)",
+              "8 KiB remote writes/s and 64 KiB bandwidth, >= 3x at 0% and at 1% loss",
+              ", ".join(f"{k}: {rfmt(x)}x" for k, x in thr), ok))
+    return L, t
+
+
 def write_plots(R, out, losses):
     gp = shutil.which("gnuplot")
     with open(os.path.join(out, "rtt.dat"), "w") as f:
@@ -308,7 +473,7 @@ def write_plots(R, out, losses):
     return None
 
 
-def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
+def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
     L = []
     w = L.append
     quick = " (quick run: short repetitions, for development)" if meta.get("quick") else ""
@@ -472,7 +637,14 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err):
                 f"{k} {v[0]:+d} x {v[1]} B" for k, v in m["caches"].items()) + ".")
         w("")
 
-    w("## Targets (issue 6, and issue 15's encapsulation)\n")
+    br, _ = busy_rxe(R, rxe)
+    if br:
+        b2 = meta.get("boot2", meta)
+        w(f"Busy polling and Soft-RoCE ran in a boot of {b2.get('guest_cpus')} vCPUs "
+          f"({b2.get('date')}): a busy-polling receiver, and perftest's busy-polled "
+          "completion queue, spin on a vCPU of their own.\n")
+        L.extend(br)
+    w("## Targets (issue 6, issue 15's encapsulation, issue 16)\n")
     w("| row | target | measured | met |")
     w("|---|---|---|---|")
     for row, target, measured, met in tg:
@@ -505,14 +677,15 @@ def main():
     for run in runs:
         if run.get("loss") is not None and run["loss"] not in losses:
             losses.append(run["loss"])
-    tg = targets(R, meta)
+    rxe = load_rxe(a.out)
+    tg = targets(R, meta) + busy_rxe(R, rxe)[1]
     plot_err = write_plots(R, a.out, losses)
-    md = markdown(meta, R, iperf, tg, losses, a.host_cpu, a.host_cpus, plot_err)
+    md = markdown(meta, R, iperf, tg, losses, a.host_cpu, a.host_cpus, plot_err, rxe)
     with open(os.path.join(a.out, "results.md"), "w") as f:
         f.write(md)
     meta = dict(meta, host_cpu=a.host_cpu, host_cpus=a.host_cpus)
     with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump({"meta": meta, "runs": runs,
+        json.dump({"meta": meta, "runs": runs, "rxe": rxe,
                    "iperf3": [dict(zip(("run", "mbps", "lost_pct", "error"), x))
                               for x in iperf_summary(iperf)],
                    "targets": [dict(zip(("row", "target", "measured", "met"), x))

@@ -34,9 +34,29 @@
 # rounds, raw then UDP back to back, UDP and TCP beside each, so that
 # "inside UDP over raw" is the median of per-round ratios.
 #
+# The busy rows (scripts/bench runs them, with the rxe rows, in a boot of
+# 2 vCPUs) run the 32 B ping-pong of the three protocols with busy
+# polling off and with net.core.busy_read = busy_poll = 50 µs (and 1000
+# µs: under TCG an exchange takes some 200 µs), each on the veth as it
+# is and with "ethtool -K eth0 gro on tso off" on both
+# ends: a veth has a NAPI instance only with GRO on, and hands it no skb
+# it could not aggregate (with TSO on at the sending end, none of Wind's),
+# so that without it busy polling has nothing to spin on.
+#
+# The rxe rows set Wind beside Soft-RoCE (rdma_rxe and perftest, brought
+# up by scripts/rxe-setup on a second veth pair in the initial netns):
+# ib_send_lat -s 32 beside the 32 B ping-pong, ib_write_lat -s 8192 beside
+# a sync Direct Map write of 8 KiB (scripts/pagecost.c, "dmsync"),
+# ib_write_bw -s 8192 beside Direct Map pages per second (and UDP recvfrom
+# + memcpy), ib_write_bw -s 65536 beside bulk 64 KiB, then the throughput
+# rows again at netem loss 1% on both ends of both links.  They go to
+# rxe.jsonl (perftest and pagecost) and raw.jsonl (windperf); a kernel on
+# which Soft-RoCE cannot run gets "n/a (reason)".
+#
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk rr peers encap loss iperf mem" (a subset),
-# WIND_BENCH_LOSS="0 0.1 1 5".
+# WIND_BENCH_ONLY="rtt sync bulk rr peers encap loss iperf mem busy rxe"
+# (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
+# the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
 
 REPO=${WIND_ROOT:-$(cd "$(dirname "$0")/.." && pwd -P)}
@@ -49,7 +69,10 @@ IPB=10.99.0.2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap loss iperf mem}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap loss iperf mem busy rxe}
+APPEND=${WIND_BENCH_APPEND:-0}
+META=meta.json
+[ "$APPEND" = 1 ] && META=meta-2.json
 LOSSES=${WIND_BENCH_LOSS:-0 0.1 1 5}
 
 if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
@@ -59,6 +82,8 @@ if [ "${WIND_BENCH_QUICK:-0}" = 1 ]; then
 	LOSSROUNDS=2
 	ENCAPROUNDS=2
 	IPERF_T=1
+	RXE_T=1		# perftest -D seconds
+	RXE_N=300	# perftest latency iterations, pagecost pages
 else
 	LAT="-r 15 -d 0.25"
 	BULK="-r 5 -d 1"
@@ -66,6 +91,8 @@ else
 	LOSSROUNDS=4
 	ENCAPROUNDS=5
 	IPERF_T=3
+	RXE_T=3
+	RXE_N=2000
 fi
 
 pids=()
@@ -77,6 +104,7 @@ cleanup() {
 	wait 2>/dev/null
 	ip netns del $A 2>/dev/null
 	ip netns del $B 2>/dev/null
+	declare -F rxe_down >/dev/null && rxe_down
 }
 trap cleanup EXIT
 
@@ -86,7 +114,12 @@ die() { say "bench: $*" >&2; exit 1; }
 
 [ -x "$WP" ] || die "$WP missing: run make first"
 mkdir -p "$OUT" || die "cannot write $OUT"
-rm -f "$OUT"/raw.jsonl "$OUT"/iperf3-*.json "$OUT"/meta.json "$OUT"/errors.log
+if [ "$APPEND" = 1 ]; then
+	rm -f "$OUT/$META" "$OUT"/rxe.jsonl
+else
+	rm -f "$OUT"/raw.jsonl "$OUT"/iperf3-*.json "$OUT"/meta*.json "$OUT"/errors.log \
+		"$OUT"/rxe.jsonl
+fi
 
 # ---- topology -------------------------------------------------------------
 ip netns del $A 2>/dev/null
@@ -107,12 +140,22 @@ ip netns exec $A ping -c 1 -W 2 $IPB >/dev/null || die "no connectivity over the
 
 ina() { ip netns exec $A "$@"; }
 inb() { ip netns exec $B "$@"; }
+# With 2 vCPUs or more (the busy and rxe rows), the clients run on CPU 0
+# and the servers on CPU 1, every protocol and perftest alike: each
+# exchange crosses vCPUs, where a busy-polling receiver can save the
+# wake-up.  With 1 vCPU, nothing is pinned.
+PIN_A=()
+PIN_B=()
+if [ "$(nproc)" -ge 2 ] && [ "${WIND_BENCH_PIN:-1}" = 1 ]; then
+	PIN_A=(taskset -c 0)
+	PIN_B=(taskset -c 1)
+fi
 
 # start_server LOGNAME ARGS...: a windperf server in B, waits until ready
 start_server() {
 	local log=/tmp/wbench-$1.log
 	shift
-	inb "$WP" -s "$@" > "$log" 2>&1 &
+	inb "${PIN_B[@]}" "$WP" -s "$@" > "$log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 600); do
 		grep -q ready "$log" 2>/dev/null && return 0
@@ -138,7 +181,7 @@ run() {
 	local row=$1 loss=$2 protos=$3 out rc line proto
 	shift 3
 	nruns=$((nruns + 1))
-	out=$(ina "$WP" -c $IPB -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
+	out=$(ina "${PIN_A[@]}" "$WP" -c $IPB -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
 	rc=$?
 	if [ $rc -ne 0 ] || [ -z "$out" ]; then
 		say "    $protos: FAILED (exit $rc; see bench/results/errors.log)"
@@ -226,7 +269,7 @@ frag_drain() {
 	printf '}, "git": "%s", ' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"
 	printf '"quick": %s, "lat_args": "%s", "bulk_args": "%s", "loss_args": "%s", "loss_rounds": %s}\n' \
 		"${WIND_BENCH_QUICK:-0}" "$LAT" "$BULK" "$LOSSRUN" "$LOSSROUNDS"
-} > "$OUT/meta.json"
+} > "$OUT/$META"
 start=$(date +%s)
 say "bench: $(uname -r), $(nproc) CPUs (QEMU TCG), veth MTU 1500; writing $OUT"
 
@@ -333,6 +376,174 @@ if want mem; then
 	run mem null wind -P 20001 -n 1000 -t mem -r 1 -d 1
 	tail -n 1 "$OUT/raw.jsonl" | grep -o '"per_peer[a-z_]*": [0-9.]*' | sed 's/^/    /'
 	stop_last_server
+fi
+
+# ---- busy polling ---------------------------------------------------------
+# offloads napi|plain: "gro on tso off" on both ends (the veth's NAPI
+# takes every protocol's skbs), or back to the veth's defaults
+feature() {
+	ip netns exec $A ethtool -k eth0 | sed -n "s/^$1: \([a-z]*\).*/\1/p"
+}
+GRO0=$(feature generic-receive-offload)
+TSO0=$(feature tcp-segmentation-offload)
+offloads() {
+	local ns
+	for ns in $A $B; do
+		if [ "$1" = napi ]; then
+			ip netns exec $ns ethtool -K eth0 gro on tso off >/dev/null 2>&1
+		else
+			ip netns exec $ns ethtool -K eth0 gro "${GRO0:-off}" tso "${TSO0:-on}" >/dev/null 2>&1
+		fi
+	done
+	say "    veth $1: GRO $(feature generic-receive-offload), TSO $(feature tcp-segmentation-offload)"
+}
+
+busy() {
+	sysctl -qw net.core.busy_read="$1" net.core.busy_poll="$1"
+}
+
+if want busy; then
+	# new sockets take busy_read as their SO_BUSY_POLL: servers of their own
+	for veth in plain napi; do
+		offloads $veth
+		uss="0 50"
+		[ $veth = napi ] && uss="0 50 1000"
+		for us in $uss; do
+			busy $us
+			for p in $PROTOS; do
+				start_server "busy-$p" -p "$p" -P 5002
+			done
+			row "busy: ping-pong 32 B, veth $veth, busy_read = busy_poll = $us"
+			run "busy-$veth-$us" null $ALL -P 5002 -t rtt -m 32 $LAT
+			for _ in $PROTOS; do
+				stop_last_server
+			done
+		done
+	done
+	busy 0
+	offloads plain
+fi
+
+# ---- Soft-RoCE --------------------------------------------------------------
+# rxe_put ROW LOSS TOOL SIZE LINE...: a line of rxe.jsonl
+rxe_put() {
+	local row=$1 loss=$2 tool=$3 size=$4
+	shift 4
+	printf '{"row": "%s", "loss": %s, "tool": "%s", "size": %s%s}\n' \
+		"$row" "$loss" "$tool" "$size" "$*" >> "$OUT/rxe.jsonl"
+}
+
+RXE_PORT=18600
+# perftest ROW LOSS TOOL SIZE ARGS...: server on rxeB, client on rxeA; the
+# figures of its result line (the one under "#bytes")
+perftest() {
+	local row=$1 loss=$2 tool=$3 size=$4 line
+	shift 4
+	RXE_PORT=$((RXE_PORT + 1))
+	timeout 120 "${PIN_B[@]}" "$tool" -d rxeB -x "$RXE_GB" -p $RXE_PORT -s "$size" "$@" \
+		> /tmp/wbench-rxe-srv.log 2>&1 &
+	local srv=$! i
+	# its out-of-band TCP socket listens once the device is open: on a
+	# loaded host that took more than a second
+	for i in $(seq 600); do
+		ss -Hltn "sport = :$RXE_PORT" 2>/dev/null | grep -q . && break
+		kill -0 $srv 2>/dev/null || break
+		sleep 0.1
+	done
+	line=$(timeout 120 "${PIN_A[@]}" "$tool" -d rxeA -x "$RXE_GA" -p $RXE_PORT -s "$size" "$@" $RXE_B 2>>"$OUT/errors.log" |
+		awk '/#bytes/ { getline; print; exit }')
+	wait $srv 2>/dev/null
+	# shellcheck disable=SC2086
+	set -- $line
+	case "$tool:$#" in
+	*_lat:9)
+		say "    $tool -s $size: typical $5 us, mean $6 us, p99 $8 us (one way: half a round trip)"
+		rxe_put "$row" "$loss" "$tool" "$size" ", \"iters\": $2, \"t_min_us\": $3, \"t_typical_us\": $5, \"t_avg_us\": $6, \"p99_us\": $8"
+		;;
+	*_bw:5)
+		say "    $tool -s $size: $4 MB/s, $5 Mpps"
+		rxe_put "$row" "$loss" "$tool" "$size" ", \"iters\": $2, \"mbytes_s\": $4, \"mpps\": $5"
+		;;
+	*)
+		say "    $tool -s $size: FAILED (see bench/results/errors.log)"
+		rxe_put "$row" "$loss" "$tool" "$size" ", \"failed\": true"
+		;;
+	esac
+}
+
+PC=/tmp/wbench-pagecost
+# pagecost ROW LOSS MODE PAGES: scripts/pagecost.c from A to B (MODE dm,
+# udp, or dmsync: Direct Map sent with MSG_WIND_SYNC)
+pagecost() {
+	local row=$1 loss=$2 mode=$3 pages=$4 rmode=$3 port rl sl rp
+	[ "$mode" = dmsync ] && rmode=dm
+	RXE_PORT=$((RXE_PORT + 1))
+	port=$RXE_PORT
+	rm -f /tmp/wbench-pc.fifo && mkfifo /tmp/wbench-pc.fifo
+	inb timeout 300 "${PIN_B[@]}" $PC recv "$rmode" $port "$pages" > /tmp/wbench-pc.fifo 2>>"$OUT/errors.log" &
+	rp=$!
+	exec 3< /tmp/wbench-pc.fifo
+	read -r _ <&3
+	sl=$(ina timeout 300 "${PIN_A[@]}" $PC send "$mode" $IPB $port "$pages" 2>>"$OUT/errors.log")
+	rl=$(cat <&3)
+	wait $rp
+	exec 3<&-
+	# shellcheck disable=SC2086
+	set -- $rl
+	if [ "${6:-}" = pages/s ] && [ "${3:-0}" -gt 0 ]; then
+		say "    pagecost $mode: $3 of $pages pages of 8 KiB, ${7} pages/s, receiver ${11} CPU us/page"
+		rxe_put "$row" "$loss" "pagecost-$mode" 8192 ", \"pages\": $3, \"pages_s\": $7, \"cpu_us_page\": ${11}"
+	else
+		say "    pagecost $mode: FAILED ($rl)"
+		rxe_put "$row" "$loss" "pagecost-$mode" 8192 ", \"failed\": true"
+	fi
+	# shellcheck disable=SC2086
+	set -- $sl
+	if [ "${1:-}" = dmsync ]; then
+		say "    sync Direct Map 8 KiB: mean ${5} us, median ${7} us, p99 ${9} us"
+		rxe_put "$row-sync" "$loss" "pagecost-dmsync" 8192 ", \"sends\": $3, \"mean_us\": $5, \"median_us\": $7, \"p99_us\": $9"
+	fi
+}
+
+if want rxe; then
+	# shellcheck source=scripts/rxe-setup
+	. "$REPO/scripts/rxe-setup"
+	if ! cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$REPO/include/uapi" \
+		-o $PC "$REPO/scripts/pagecost.c" 2>>"$OUT/errors.log"; then
+		say "    rxe: cannot build scripts/pagecost.c"
+	elif ! rxe_up; then
+		say "    Soft-RoCE: n/a ($RXE_WHY)"
+		rxe_put rxe null none 0 ", \"na\": \"$RXE_WHY\""
+	else
+		RXE_GA=$(rxe_gid rxeA)
+		RXE_GB=$(rxe_gid rxeB)
+		say "    Soft-RoCE: rxeA on ra $RXE_A (GID $RXE_GA), rxeB on rb $RXE_B (GID $RXE_GB)"
+		row "rxe: 32 B round trip: windperf ping-pong beside ib_send_lat"
+		run rxe-rtt null $ALL -P 5001 -t rtt -m 32 $LAT
+		perftest rxe-lat 0 ib_send_lat 32 -n "$RXE_N"
+		row "rxe: 8 KiB one-sided write: sync Direct Map send beside ib_write_lat"
+		pagecost rxe-dm 0 dmsync "$RXE_N"
+		perftest rxe-lat 0 ib_write_lat 8192 -n "$((RXE_N / 2))"
+		for loss in 0 1; do
+			if [ $loss = 0 ]; then
+				netem off
+				rxe_netem 0
+			else
+				netem $loss
+				rxe_netem $loss || say "    tc netem on ra/rb failed"
+			fi
+			row "rxe, $loss% loss: 8 KiB remote writes: Direct Map (and UDP) beside ib_write_bw"
+			pagecost rxe-dm $loss dm $((RXE_N * 3))
+			[ $loss = 0 ] && pagecost rxe-dm $loss udp $((RXE_N * 3))
+			perftest rxe-bw $loss ib_write_bw 8192 -D "$RXE_T"
+			row "rxe, $loss% loss: 64 KiB bandwidth: windperf bulk beside ib_write_bw"
+			run "rxe-bulk-$loss" null $ALL -P 5001 -t bulk -m 65536 $BULK
+			perftest rxe-bw $loss ib_write_bw 65536 -D "$RXE_T"
+		done
+		netem off
+		rxe_netem 0
+		rxe_down
+	fi
 fi
 
 say "bench: $nrows rows in $(( $(date +%s) - start )) s"

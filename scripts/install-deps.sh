@@ -41,6 +41,9 @@ PKGS=(
 	nftables
 	# selftests/wind/wind_dsm: a shared mapping of a file on ext4 (loop)
 	e2fsprogs
+	# make bench: the Soft-RoCE rows (rdma_rxe through libibverbs' rxe
+	# provider; perftest's ib_send_lat, ib_write_lat, ib_write_bw)
+	perftest ibverbs-providers ibverbs-utils
 )
 
 check_only=0

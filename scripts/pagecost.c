@@ -8,7 +8,11 @@
  *   pagecost send MODE ADDR PORT PAGES
  *
  * MODE: dm, ht, mt (Wind) or udp.  The receiver prints pages, seconds from
- * the first to the last page, its system calls and its CPU time.
+ * the first to the last page, its system calls and its CPU time.  Sent as
+ * "dmsync" (received as "dm"), each page is a Direct Map write sent with
+ * MSG_WIND_SYNC, which returns once the receiver's kernel has written and
+ * acknowledged it: the sender prints the mean, median and 99th percentile
+ * of those sendmsg() calls (one-sided write latency, make bench's rxe rows).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,7 +58,7 @@ static long stat_of(const char *name)
 
 static int mode_of(const char *m)
 {
-	if (!strcmp(m, "dm"))
+	if (!strcmp(m, "dm") || !strcmp(m, "dmsync"))
 		return WIND_DSM_DIRECT_MAP;
 	if (!strcmp(m, "ht"))
 		return WIND_DSM_HEADER_THROUGH;
@@ -129,9 +133,18 @@ static int do_recv(const char *m, int port, long pages)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int do_send(const char *m, const char *addr, int port, long pages)
 {
 	int mode = mode_of(m), fd, big = 4 << 20;
+	int sync = !strcmp(m, "dmsync");
+	double *lat = sync ? calloc(pages, sizeof(*lat)) : NULL, sum = 0;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
 	static char msg[HDR + PAGE];
 	long i;
@@ -153,6 +166,7 @@ static int do_send(const char *m, const char *addr, int port, long pages)
 		struct wind_dsm d = { .mode = mode, .region = 1, .key = 7,
 				      .offset = (i % NPAGES) * PAGE,
 				      .hdr_len = HDR };
+		double t0;
 
 		if (mode > 0) {
 			memset(&u, 0, sizeof(u));
@@ -163,10 +177,20 @@ static int do_send(const char *m, const char *addr, int port, long pages)
 			u.c.cmsg_len = CMSG_LEN(sizeof(d));
 			memcpy(CMSG_DATA(&u.c), &d, sizeof(d));
 		}
-		if (sendmsg(fd, &mh, 0) < 0)
+		t0 = now();
+		if (sendmsg(fd, &mh, sync ? MSG_WIND_SYNC : 0) < 0)
 			return perror("sendmsg"), 1;
+		if (lat)
+			sum += lat[i] = (now() - t0) * 1e6;
 	}
 	close(fd);	/* Wind: flushes */
+	if (lat && pages > 0) {
+		qsort(lat, pages, sizeof(*lat), cmp_double);
+		printf("%s sends %ld mean_us %.1f median_us %.1f p99_us %.1f\n",
+		       m, pages, sum / pages, lat[pages / 2],
+		       lat[(pages - 1) * 99 / 100]);
+	}
+	free(lat);
 	return 0;
 }
 

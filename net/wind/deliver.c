@@ -8,6 +8,7 @@
  */
 #include <linux/filter.h>
 #include <linux/slab.h>
+#include <net/busy_poll.h>
 #include <net/ip.h>
 #include <net/sock.h>
 
@@ -357,6 +358,21 @@ static void data_ack(struct wind_peer *peer, bool now)
 		wind_delack_timer_arm(peer);
 }
 
+/* Busy polling (SO_BUSY_POLL, net.core.busy_read and busy_poll): the
+ * socket learns the NAPI instance its data arrives on, which recvmsg()
+ * (skb_recv_datagram()) and poll() (sock_poll()) then spin on, as for UDP:
+ * a connected socket (UDP: one with inet_daddr set) follows its peer's
+ * NAPI, any other keeps the first one it saw.  Without
+ * CONFIG_NET_RX_BUSY_POLL both helpers do nothing.
+ */
+static void data_mark_napi(struct sock *sk, const struct sk_buff *skb)
+{
+	if (sk->sk_state == TCP_ESTABLISHED)
+		sk_mark_napi_id(sk, skb);
+	else
+		sk_mark_napi_id_once(sk, skb);
+}
+
 /* Read a validated data packet's headers into its control block. */
 static void data_cb_fill(struct sk_buff *skb)
 {
@@ -383,6 +399,7 @@ static void data_cb_fill(struct sk_buff *skb)
  */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
+	data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	skb_pull(skb, WIND_DATA_HLEN);
 	data_ack(peer, data_rcv_one(peer, skb));
@@ -409,6 +426,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	unsigned int i = 0;
 	bool now = false;
 
+	data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	first = *WIND_SKB_CB(skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);

@@ -32,7 +32,8 @@
  * repetitions alternate, so that they share alike whatever else the
  * machine does.  -j prints one JSON line per protocol.  Latencies: per
  * repetition the median exchange; reported is the median of those with
- * their min and max.  Goodput: per repetition; median, min, max.  Per
+ * their min and max, and in JSON the mean and the 99th percentile of
+ * every exchange of every repetition (mean_us, p99_us).  Goodput: per repetition; median, min, max.  Per
  * operation, the client-side counter deltas over the repetitions (each
  * counted around its own repetition only): /proc/net/wind_stat
  * (Wind), /proc/net/snmp (UDP, TCP), /proc/net/dev (packets on the links,
@@ -650,6 +651,7 @@ struct row {
 	double ops;		/* exchanges / messages over all reps */
 	double secs;		/* measured time over all reps */
 	double best;		/* fastest single exchange (us) */
+	struct samples all;	/* latency rows: every exchange of every rep */
 	double cd[NCTR];	/* counter deltas summed over the reps */
 	uint64_t sent, rcvd, bytes_sent, bytes_rcvd;
 	uint64_t timeouts;
@@ -726,6 +728,15 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		       ", \"loss_pct\": %.3f",
 		       r->sent, r->rcvd, r->bytes_sent, r->bytes_rcvd,
 		       r->sent ? 100.0 * (r->sent - r->rcvd) / r->sent : 0);
+	if (r->all.n) {
+		double sum = 0;
+
+		for (int i = 0; i < r->all.n; i++)
+			sum += r->all.v[i];
+		qsort(r->all.v, r->all.n, sizeof(*r->all.v), cmp_double);
+		printf(", \"mean_us\": %.3f, \"p99_us\": %.3f",
+		       sum / r->all.n, r->all.v[(r->all.n - 1) * 99 / 100]);
+	}
 	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
 }
 
@@ -831,6 +842,7 @@ static void pp_rep(struct ctx *c, struct row *r, int rep)
 	do {
 		t = exchange(c, i, req, r->size, reply, &r->timeouts);
 		add_sample(&s, t);
+		add_sample(&r->all, t);
 		if (t < r->best)
 			r->best = t;
 		i = (i + 1) % r->npeers;
@@ -952,6 +964,7 @@ static void sync_rep(struct ctx *c, struct row *r, int rep)
 		tx(c, c->fd[0], &c->addr[0], msg, r->size, MSG_WIND_SYNC);
 		t = (now_s() - t1) * 1e6;
 		add_sample(&s, t);
+		add_sample(&r->all, t);
 		if (t < r->best)
 			r->best = t;
 	} while (now_s() - t0 < opt.secs);
