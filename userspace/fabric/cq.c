@@ -213,9 +213,14 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 {
 	struct pollfd pfd[16];
 	size_t i, n = 0;
+	bool dm = false;
 
 	pthread_mutex_lock(&dom->lock);
 	for (i = 0; i < neps && n < 16; i++) {
+		/* an acknowledgment, which resolves an async Direct Map
+		 * write, makes nothing readable: look again in 1 ms */
+		if (eps[i]->ndm)
+			dm = true;
 		pfd[n].fd = eps[i]->fd;
 		pfd[n].events = POLLIN;
 		pfd[n].revents = 0;
@@ -230,7 +235,8 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 		return;
 	}
 	/* POLLERR: a failure report on the error queue wakes us too */
-	poll(pfd, n, timeout < 0 || timeout > 100 ? 100 : timeout);
+	poll(pfd, n, timeout < 0 || timeout > 100 ? (dm ? 1 : 100) :
+		     dm && timeout > 1 ? 1 : timeout);
 }
 
 static long now_ms(void)

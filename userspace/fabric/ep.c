@@ -161,10 +161,11 @@ static int ep_close(struct fid *fid)
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &ep->name.sin_addr, ip, sizeof(ip));
-		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software; reads %llu; atomics %llu; requests served %llu\n",
+		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu\n",
 			ip, ntohs(ep->name.sin_port),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,
+			(unsigned long long)ep->stat_dm_refused,
 			(unsigned long long)ep->stat_reads,
 			(unsigned long long)ep->stat_atomics,
 			(unsigned long long)ep->stat_served);

@@ -25,6 +25,8 @@
 #include <linux/errqueue.h>
 #include <sys/socket.h>
 
+#include <linux/wind.h>
+
 #include "wind_fi.h"
 
 /* --- completions --- */
@@ -216,8 +218,42 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 	}
 }
 
-static void drain_errqueue(struct wfi_ep *ep)
+/* The Wind errors that say a peer is dead (wind(7), "error queue"):
+ * everything queued to it was dropped.  Any other error on the queue
+ * (EACCES, ERANGE, EINVAL from a Direct Map message the target's kernel
+ * refused, EMSGSIZE from a message larger than the target's receive
+ * buffer) refused ee_info messages, and the peer is alive. */
+static bool peer_dead_errno(int err)
 {
+	return err == ETIMEDOUT || err == ECONNREFUSED || err == ECONNRESET;
+}
+
+static void message_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			    int err, unsigned int count)
+{
+	unsigned int n = wfi_rma_refused(ep, peer, err, count);
+
+	if (n < count)
+		WFI_WARN(FI_LOG_EP_DATA,
+			 "peer %s:%u refused %u message(s) whose sends had completed: %s\n",
+			 inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
+			 count - n, strerror(err));
+}
+
+/**
+ * wfi_drain_errqueue() - read every failure report of the socket
+ * @ep: the endpoint, lock held
+ * @match: an errno to count, or 0
+ *
+ * A dead peer fails what waits on it; a refused message fails (or sends
+ * again) only the operation it was.  Clears SO_ERROR too.
+ *
+ * Return: how many reports carried @match.
+ */
+unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
+{
+	unsigned int matched = 0;
+
 	for (;;) {
 		char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
 				     sizeof(struct sockaddr_in))];
@@ -233,7 +269,7 @@ static void drain_errqueue(struct wfi_ep *ep)
 		if (recvmsg(ep->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
 			/* clear SO_ERROR too: the reports above said it all */
 			getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-			return;
+			return matched;
 		}
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 			struct sock_extended_err ee;
@@ -241,9 +277,35 @@ static void drain_errqueue(struct wfi_ep *ep)
 			if (cm->cmsg_level != SOL_IP || cm->cmsg_type != IP_RECVERR)
 				continue;
 			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
-			peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
+			if (ee.ee_origin != SO_EE_ORIGIN_WIND)
+				continue;
+			if (match && (int)ee.ee_errno == match)
+				matched++;
+			if (peer_dead_errno(ee.ee_errno))
+				peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
+			else
+				message_refused(ep, &from, ee.ee_errno,
+						ee.ee_info ? ee.ee_info : 1);
 		}
 	}
+}
+
+/**
+ * wfi_failed_by_report() - did a send fail only because of a report?
+ * @ep: the endpoint, lock held
+ * @err: the send's errno
+ *
+ * A failure report sets SO_ERROR, which fails the next send once with
+ * that error, sending nothing.  A dead peer's error always counts as
+ * such (the send is tried again, and fails properly if its own peer is
+ * the dead one); another error counts if the error queue holds a report
+ * of it.  The queue is read either way.
+ */
+bool wfi_failed_by_report(struct wfi_ep *ep, int err)
+{
+	unsigned int n = wfi_drain_errqueue(ep, err);
+
+	return peer_dead_errno(err) || n > 0;
 }
 
 void wfi_discard_next(struct wfi_ep *ep)
@@ -443,7 +505,9 @@ void wfi_ep_progress(struct wfi_ep *ep)
 			break;
 	}
 	if (errs)
-		drain_errqueue(ep);
+		wfi_drain_errqueue(ep, 0);
+	if (ep->ndm)
+		wfi_rma_dm_progress(ep);
 }
 
 /* --- data transfer --- */
@@ -490,31 +554,30 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 	} while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		struct wfi_cqe c = { 0 };
+		int err = errno;
 
-		switch (errno) {
-		case EAGAIN:
-		case ENOBUFS:
-		/* a pending SO_ERROR of another peer's failure, which the
-		 * error queue reports; this message was not sent: retry */
-		case ETIMEDOUT:
-		case ECONNREFUSED:
-		case ECONNRESET:
+		/* a pending SO_ERROR of a failure report (another peer's
+		 * death, a refused message), which the error queue tells:
+		 * this message was not sent: retry */
+		if (err == EAGAIN || err == ENOBUFS ||
+		    wfi_failed_by_report(ep, err)) {
 			wfi_ep_progress(ep);
 			ret = -FI_EAGAIN;
 			goto out;
-		case EMSGSIZE:
+		}
+		if (err == EMSGSIZE) {
 			ret = -FI_EMSGSIZE;
 			goto out;
 		}
 		if (flags & FI_INJECT) {
-			ret = -wfi_map_errno(errno);
+			ret = -wfi_map_errno(err);
 			goto out;
 		}
 		c.e.op_context = context;
 		c.e.flags = FI_SEND | op_flag(op);
 		c.e.tag = tag;
-		c.err = wfi_map_errno(errno);
-		c.prov_errno = errno;
+		c.err = wfi_map_errno(err);
+		c.prov_errno = err;
 		wfi_complete(ep, true, flags, &c);
 		goto out;
 	}

@@ -252,6 +252,8 @@ struct wfi_ep {
 	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
 	uint64_t		stat_reads, stat_atomics;
 	uint64_t		stat_served;	/* requests applied as target */
+	uint64_t		stat_dm_refused;	/* async Direct Map refusals */
+	size_t			ndm;	/* async Direct Map writes unresolved */
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
@@ -267,6 +269,17 @@ struct wfi_pend {
 	struct iovec		res[WFI_IOV_LIMIT];	/* where the reply's data goes */
 	size_t			nres;
 	size_t			reslen;
+	/* An async Direct Map write (dm): its message is the dm_idx'th the
+	 * kernel queued to the target (wpi_tx_messages); it is resolved once
+	 * the target acknowledged that many, or refused on the error queue,
+	 * and then (resend) sent again the software way from wiov/wrma. */
+	bool			dm, dm_acked, resend;
+	uint64_t		dm_idx;
+	struct iovec		wiov[WFI_IOV_LIMIT];
+	size_t			nwiov;
+	struct wfi_rma		wrma;
+	bool			whas_data;
+	uint64_t		wdata;
 };
 
 extern struct fi_provider wfi_prov;
@@ -313,6 +326,8 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match);
+bool wfi_failed_by_report(struct wfi_ep *ep, int err);
 int wfi_map_errno(int err);
 size_t wfi_iov_total(const struct iovec *iov, size_t count);
 int64_t wfi_now_ms(void);
@@ -335,6 +350,9 @@ void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 		      const struct sockaddr_in *from);
 void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			 int err);
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			     int err, unsigned int count);
+void wfi_rma_dm_progress(struct wfi_ep *ep);
 void wfi_rma_free(struct wfi_ep *ep);
 uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
 int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr);

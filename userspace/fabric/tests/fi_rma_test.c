@@ -11,11 +11,14 @@
  * of the application's (fi_write goes through the target's progress).
  * The client writes (and with remote CQ data), reads back, runs atomics
  * of several types and operations checking every fetched value, and
- * provokes errors (unknown key, out of range, a read-only MR) that must
- * come back as error completions, and writes into two MRs that share a
- * page (with the provider's keys only the first becomes a Wind region:
- * the write into the second is refused by the target's kernel and must
- * go the software way); the server then checks its memory and the
+ * provokes errors (unknown key, a write and a read out of range, a
+ * read-only MR) that must come back as error completions of those
+ * operations only (with the provider's keys the bad writes are Direct
+ * Map messages the target's kernel refuses asynchronously, on the error
+ * queue), a read of the same peer succeeding after them, and writes
+ * into two MRs that share a page (with the provider's keys only the
+ * first becomes a Wind region: the second's key is no Direct Map key,
+ * and the write into it goes the software way); the server then checks its memory and the
  * FI_REMOTE_CQ_DATA completion and reports back.  Last, the server
  * closes its endpoint and removes FILE, and a read the client posts then
  * must complete in error (Wind reports the closed port), not hang.  Exit
@@ -177,6 +180,20 @@ static void must_fail(void *ctx, const char *what)
 
 	if (!complete(ctx, 0, &e))
 		FAIL("%s succeeded", what);
+	else
+		printf("# %s: %s, as it should\n", what, fi_strerror(e.err));
+}
+
+/* must_fail(), and the error must be @want */
+static void must_fail_with(void *ctx, const char *what, int want)
+{
+	struct fi_cq_err_entry e;
+
+	if (!complete(ctx, 0, &e))
+		FAIL("%s succeeded", what);
+	else if (e.err != want)
+		FAIL("%s: error %s (%d), not %s", what, fi_strerror(e.err),
+		     e.err, fi_strerror(want));
 	else
 		printf("# %s: %s, as it should\n", what, fi_strerror(e.err));
 }
@@ -436,9 +453,23 @@ static int client(const char *file)
 	    -FI_EOPNOTSUPP)
 		FAIL("fi_atomic DOUBLE BXOR was taken");
 
-	/* errors come back as error completions */
+	/* errors come back as error completions.  With the provider's keys
+	 * the two writes are async Direct Map messages that the target's
+	 * kernel refuses (EACCES, ERANGE on the error queue): each must fail
+	 * only itself, with the target's own verdict, and the peer stays */
 	POST(fi_write(ep, buf, 64, NULL, s, 0, key ^ 0x5a5a0000ULL, &ctx));
-	must_fail(&ctx, "fi_write with a wrong key");
+	must_fail_with(&ctx, "fi_write with a wrong key", FI_EKEYREJECTED);
+	POST(fi_write(ep, buf, 64, NULL, s, MRLEN + 8192, key, &ctx));
+	must_fail_with(&ctx, "fi_write past the MR's pages", FI_EINVAL);
+	memset(rd, 0, R_LEN);
+	POST(fi_read(ep, rd, R_LEN, NULL, s, R_OFF, key, &ctx));
+	must_ok(&ctx, FI_RMA | FI_READ, "fi_read after the refused writes");
+	for (i = 0; i < R_LEN; i++)
+		if ((unsigned char)rd[i] != pat(9, i)) {
+			FAIL("fi_read after the refused writes: byte %d is %#x",
+			     i, rd[i] & 0xff);
+			break;
+		}
 	POST(fi_read(ep, rd, 64, NULL, s, MRLEN - 32, key, &ctx));
 	must_fail(&ctx, "fi_read past the MR's end");
 	POST(fi_write(ep, buf, 64, NULL, s, 0, si.rokey, &ctx));
