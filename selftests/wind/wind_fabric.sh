@@ -4,7 +4,8 @@
 # libwind-fi.so, the libfabric provider "wind": fi_info lists it with what
 # it claims; fi_wind_test checks tagged matching (unexpected messages,
 # wildcards, directed receives, 0 B to 16 MiB, 256 outstanding, remote CQ
-# data, inject, truncation, cancel, a dead peer) byte for byte;
+# data, inject, truncation, cancel, FI_MULTI_RECV buffers, a dead peer)
+# byte for byte;
 # fi_rma_test checks FI_RMA and FI_ATOMIC (writes, with remote CQ data,
 # reads, atomics of several types, refused keys, ranges and access (an
 # async Direct Map write the target's kernel refuses fails alone), MRs
@@ -139,14 +140,15 @@ src=$?
 diag < "$TMP/server.log"
 diag < "$TMP/client.log"
 [ $crc = 0 ] && [ $src = 0 ]
-result $? "fi_wind_test: unexpected, wildcards, directed, 0 B-16 MiB, 256 outstanding, cq data, inject, truncation, cancel, dead peer (client $crc, server $src)"
+result $? "fi_wind_test: unexpected, wildcards, directed, 0 B-16 MiB, 256 outstanding, cq data, inject, truncation, cancel, multi-receive, dead peer (client $crc, server $src)"
 
 # 4: those messages were Wind messages
 out_b1=$(wind_stat "$B" InMessages)
 delta=$(( ${out_b1:-0} - ${out_b0:-0} ))
-# what fi_wind_test's server receives: hello, 9 barriers, 64 unexpected,
-# 16 wildcard, 2 directed, 6 sizes, 256 outstanding, 2 injects, 1 truncated
-want=$((1 + 9 + 64 + 16 + 2 + 6 + 256 + 2 + 1))
+# what fi_wind_test's server receives: hello, 11 barriers, 64 unexpected,
+# 16 wildcard, 2 directed, 6 sizes, 256 outstanding, 2 injects, 1 truncated,
+# 5 into the multi-receive buffer and the tagged mark behind the first 2
+want=$((1 + 11 + 64 + 16 + 2 + 6 + 256 + 2 + 1 + 5 + 1))
 echo "# server namespace InMessages: +$delta"
 [ "$delta" = $want ]
 result $? "each libfabric message was one Wind message (InMessages +$delta, expected $want)"

@@ -24,15 +24,33 @@
 static int ep_getopt(fid_t fid, int level, int optname, void *optval,
 		     size_t *optlen)
 {
-	(void)fid; (void)level; (void)optname; (void)optval; (void)optlen;
-	return -FI_ENOPROTOOPT;
+	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
+
+	if (level != FI_OPT_ENDPOINT || optname != FI_OPT_MIN_MULTI_RECV)
+		return -FI_ENOPROTOOPT;
+	if (!optval || !optlen || *optlen < sizeof(size_t))
+		return -FI_EINVAL;
+	pthread_mutex_lock(&ep->dom->lock);
+	*(size_t *)optval = ep->min_multi_recv;
+	pthread_mutex_unlock(&ep->dom->lock);
+	*optlen = sizeof(size_t);
+	return 0;
 }
 
 static int ep_setopt(fid_t fid, int level, int optname, const void *optval,
 		     size_t optlen)
 {
-	(void)fid; (void)level; (void)optname; (void)optval; (void)optlen;
-	return -FI_ENOPROTOOPT;
+	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
+
+	if (level != FI_OPT_ENDPOINT || optname != FI_OPT_MIN_MULTI_RECV)
+		return -FI_ENOPROTOOPT;
+	if (!optval || optlen != sizeof(size_t))
+		return -FI_EINVAL;
+	/* buffers posted from now on */
+	pthread_mutex_lock(&ep->dom->lock);
+	ep->min_multi_recv = *(const size_t *)optval;
+	pthread_mutex_unlock(&ep->dom->lock);
+	return 0;
 }
 
 static int no_ctx(struct fid_ep *sep, int index, void *attr,
@@ -442,6 +460,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 		wfi_list_init(&ep->unexp[op]);
 	}
 	ep->unexp_max = wfi_param_size("unexp_max", 64u << 20);
+	ep->min_multi_recv = WFI_MIN_MULTI_RECV;
 	ep->probe_ms = wfi_param_size("probe_ms", 2000);
 	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;

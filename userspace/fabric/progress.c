@@ -131,8 +131,29 @@ static fi_addr_t source_of(struct wfi_ep *ep, const struct sockaddr_in *from)
 	return a;
 }
 
-/* Complete @rx with a message of @len bytes of which @got were placed. */
-static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
+/* Where the next message into @rx goes: @out (WFI_IOV_LIMIT entries);
+ * returns the count. */
+static size_t rx_iov(const struct wfi_rx *rx, struct iovec *out)
+{
+	if (!rx->multi) {
+		memcpy(out, rx->iov, rx->iov_count * sizeof(*out));
+		return rx->iov_count;
+	}
+	out[0].iov_base = (char *)rx->iov[0].iov_base + rx->moff;
+	out[0].iov_len = rx->len - rx->moff;
+	return 1;
+}
+
+/* Bytes the next message into @rx may have */
+static size_t rx_room(const struct wfi_rx *rx)
+{
+	return rx->len - rx->moff;
+}
+
+/* Complete @rx with a message of @len bytes of which @got were placed.
+ * Return: whether @rx is done with (a multi-receive buffer is done once
+ * it is released). */
+static bool rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		    const struct wfi_hdr *h, size_t len, size_t got,
 		    const struct sockaddr_in *from)
 {
@@ -145,6 +166,7 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		},
 		.src = source_of(ep, from),
 	};
+	bool done = true;
 
 	if (h->flags & WFI_HF_DATA) {
 		c.e.flags |= FI_REMOTE_CQ_DATA;
@@ -155,7 +177,16 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		c.prov_errno = EMSGSIZE;
 		c.olen = len - got;
 	}
+	if (rx->multi) {
+		c.e.buf = (char *)rx->iov[0].iov_base + rx->moff;
+		rx->moff += got;
+		/* a truncated message used up the buffer */
+		done = len > got || rx_room(rx) < rx->mmin;
+		if (done)
+			c.e.flags |= FI_MULTI_RECV;
+	}
 	wfi_complete(ep, false, rx->flags, &c);
+	return done;
 }
 
 static int64_t now_ms(void)
@@ -207,7 +238,8 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 				continue;
 			rx_unpost(ep, rx);
 			c.e.op_context = rx->context;
-			c.e.flags = FI_RECV | op_flag(rx->op);
+			c.e.flags = FI_RECV | op_flag(rx->op) |
+				    (rx->multi ? FI_MULTI_RECV : 0);
 			c.e.tag = rx->tag;
 			c.src = rx->src;
 			c.err = err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO;
@@ -325,21 +357,24 @@ static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 	struct wfi_hdr h;
 	struct msghdr mh = {
 		.msg_name = &from, .msg_namelen = sizeof(from),
-		.msg_iov = iov, .msg_iovlen = rx->iov_count + 1,
+		.msg_iov = iov,
 	};
 	ssize_t n;
 
+	size_t room = rx_room(rx);
+
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
-	memcpy(&iov[1], rx->iov, rx->iov_count * sizeof(*iov));
+	mh.msg_iovlen = 1 + rx_iov(rx, &iov[1]);
 	do {
 		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
 	if (n < (ssize_t)sizeof(h))
 		return;		/* cannot happen: we peeked it under our lock */
-	rx_unpost(ep, rx);
-	rx_done(ep, rx, &h, len, len < rx->len ? len : rx->len, &from);
-	free(rx);
+	if (rx_done(ep, rx, &h, len, len < room ? len : room, &from)) {
+		rx_unpost(ep, rx);
+		free(rx);
+	}
 }
 
 /* Read the next message onto the unexpected list. */
@@ -616,15 +651,20 @@ static void unexp_free(struct wfi_ep *ep, struct wfi_unexp *u)
 	free(u);
 }
 
-/* Deliver unexpected message @u to @rx (whose buffers take what fits). */
-static void unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
+/* Deliver unexpected message @u to @rx (whose buffers take what fits).
+ * Return: whether @rx is done with. */
+static bool unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
 			  struct wfi_unexp *u, bool discard)
 {
-	size_t got = discard ? 0 : (u->len < rx->len ? u->len : rx->len);
+	size_t room = rx_room(rx);
+	size_t got = discard ? 0 : (u->len < room ? u->len : room);
+	struct iovec iov[WFI_IOV_LIMIT];
+	bool done;
 
-	copy_to_iov(rx->iov, rx->iov_count, u->buf, got);
-	rx_done(ep, rx, &u->hdr, discard ? 0 : u->len, got, &u->from);
+	copy_to_iov(iov, rx_iov(rx, iov), u->buf, got);
+	done = rx_done(ep, rx, &u->hdr, discard ? 0 : u->len, got, &u->from);
 	unexp_free(ep, u);
+	return done;
 }
 
 ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
@@ -637,9 +677,15 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 
 	if (count > WFI_IOV_LIMIT)
 		return -FI_EINVAL;
+	/* FI_MULTI_RECV is for untagged receives of one buffer */
+	if (op != WFI_OP_MSG)
+		flags &= ~FI_MULTI_RECV;
+	if ((flags & FI_MULTI_RECV) && count != 1)
+		return -FI_EINVAL;
 	rx = calloc(1, sizeof(*rx));
 	if (!rx)
 		return -FI_ENOMEM;
+	rx->multi = flags & FI_MULTI_RECV;
 	rx->context = context;
 	rx->flags = flags;
 	rx->op = op;
@@ -701,10 +747,18 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		}
 		goto out_free;
 	}
-	u = find_unexp(ep, rx);
-	if (u) {
-		unexp_deliver(ep, rx, u, false);
-		goto out_free;
+	if (rx->multi) {
+		rx->mmin = ep->min_multi_recv;
+		/* the unexpected messages first, in order, while it has room */
+		while ((u = find_unexp(ep, rx)))
+			if (unexp_deliver(ep, rx, u, false))
+				goto out_free;
+	} else {
+		u = find_unexp(ep, rx);
+		if (u) {
+			unexp_deliver(ep, rx, u, false);
+			goto out_free;
+		}
 	}
 	if (is_directed(ep, rx)) {
 		rx->probe_at = now_ms() + ep->probe_ms;
@@ -738,7 +792,8 @@ ssize_t wfi_ep_cancel(fid_t fid, void *context)
 				continue;
 			rx_unpost(ep, rx);
 			c.e.op_context = context;
-			c.e.flags = FI_RECV | op_flag(op);
+			c.e.flags = FI_RECV | op_flag(op) |
+				    (rx->multi ? FI_MULTI_RECV : 0);
 			c.e.tag = rx->tag;
 			c.err = FI_ECANCELED;
 			c.prov_errno = ECANCELED;

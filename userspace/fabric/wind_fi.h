@@ -41,6 +41,8 @@
 #define WFI_IOV_LIMIT		8
 #define WFI_QUEUE_SIZE		65536
 #define WFI_CQ_DATA_SIZE	8
+/* FI_OPT_MIN_MULTI_RECV until fi_setopt() says otherwise */
+#define WFI_MIN_MULTI_RECV	64
 
 /* The largest atomic: this many bytes of operands per operation */
 #define WFI_ATOMIC_MAX		65536
@@ -48,7 +50,8 @@
 #define WFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
 #define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
-			 FI_DIRECTED_RECV | FI_SOURCE | WFI_RMA_CAPS | \
+			 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
+			 WFI_RMA_CAPS | \
 			 FI_LOCAL_COMM | FI_REMOTE_COMM)
 
 /* On the wire, in front of every payload (host byte order: both ends are
@@ -214,6 +217,11 @@ struct wfi_rx {
 	size_t			iov_count;
 	size_t			len;
 	int64_t			probe_at;	/* ms, CLOCK_MONOTONIC; directed only */
+	/* FI_MULTI_RECV (FI_MSG, one iovec): messages are placed one after
+	 * the other from moff on; the buffer is released (FI_MULTI_RECV in
+	 * the last completion) once less than mmin bytes are left */
+	bool			multi;
+	size_t			moff, mmin;
 };
 
 struct wfi_unexp {
@@ -241,6 +249,7 @@ struct wfi_ep {
 	struct wfi_list		unexp[3];
 	size_t			unexp_bytes;
 	size_t			unexp_max;
+	size_t			min_multi_recv;	/* FI_OPT_MIN_MULTI_RECV */
 	uint64_t		stat_unexp;
 	unsigned int		progress_calls;
 	size_t			ndirected;	/* posted directed receives */
