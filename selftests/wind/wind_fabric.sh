@@ -8,7 +8,8 @@
 # byte for byte;
 # fi_rma_test checks FI_RMA and FI_ATOMIC (writes, with remote CQ data,
 # reads, atomics of several types, refused keys, ranges and access (an
-# async Direct Map write the target's kernel refuses fails alone), MRs
+# async Direct Map write the target's kernel refuses fails alone), the
+# target's FI_RMA_EVENT counters of remote writes and reads, MRs
 # sharing a page, a read from a closed endpoint failing) with
 # the provider's keys (fi_write as Direct Map, InDsmWrites must move) and
 # with the application's (fi_write through the target's progress); Debian's
@@ -166,7 +167,7 @@ echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
 # (no Direct Map key: its region was refused at registration)
 [ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 3 ] &&
 	grep -q 'RMA writes 3 Direct Map, 4 software (2 refused as Direct Map)' "$TMP/rc.log"
-result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals (async Direct Map ones fail only their write), MRs sharing a page, a closed peer"
+result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals (async Direct Map ones fail only their write), MRs sharing a page, FI_RMA_EVENT counters, a closed peer"
 
 # 6: application's keys: everything through the target's progress
 dsm0=$(stat_of "$B" InDsmWrites)
@@ -176,7 +177,7 @@ dsm1=$(stat_of "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
 [ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ] &&
 	grep -q 'RMA writes 0 Direct Map, 7 software (0 refused as Direct Map)' "$TMP/rc.log"
-result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, a closed peer (no Direct Map)"
+result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, FI_RMA_EVENT counters, a closed peer (no Direct Map)"
 
 # pingpong MODE SIZE PORT: Debian's fi_pingpong, server in B, client in A
 pingpong() {

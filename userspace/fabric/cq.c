@@ -378,8 +378,15 @@ int wfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 
 static void cntr_progress(struct wfi_cntr *c)
 {
+	struct wfi_list *pos;
 	size_t i;
 
+	/* an MR's counter: any endpoint of the domain may serve its MR */
+	if (c->mr_refs) {
+		for (pos = c->dom->eps.next; pos != &c->dom->eps; pos = pos->next)
+			wfi_ep_progress(wfi_container_of(pos, struct wfi_ep, dlink));
+		return;
+	}
 	for (i = 0; i < c->neps; i++)
 		wfi_ep_progress(c->eps[i]);
 }

@@ -216,6 +216,14 @@ static int ep_close(struct fid *fid)
 			wfi_detach(ep->write_cntr->eps, &ep->write_cntr->neps, ep);
 		ep->write_cntr->refs--;
 	}
+	if (ep->rread_cntr) {
+		wfi_detach(ep->rread_cntr->eps, &ep->rread_cntr->neps, ep);
+		ep->rread_cntr->refs--;
+	}
+	if (ep->rwrite_cntr) {
+		wfi_detach(ep->rwrite_cntr->eps, &ep->rwrite_cntr->neps, ep);
+		ep->rwrite_cntr->refs--;
+	}
 	if (ep->av)
 		ep->av->refs--;
 	wfi_ep_free_lists(ep);
@@ -280,9 +288,12 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	case FI_CLASS_CNTR: {
 		struct wfi_cntr *c = wfi_container_of(bfid, struct wfi_cntr, cntr.fid);
 
-		/* FI_REMOTE_READ and FI_REMOTE_WRITE would need FI_RMA_EVENT:
-		 * a Direct Map write never reaches the target process */
-		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE)) {
+		/* FI_REMOTE_READ and FI_REMOTE_WRITE need FI_RMA_EVENT,
+		 * which makes Direct Map writes leave a header for us */
+		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE |
+			      FI_REMOTE_READ | FI_REMOTE_WRITE) ||
+		    ((flags & (FI_REMOTE_READ | FI_REMOTE_WRITE)) &&
+		     !(ep->info->caps & FI_RMA_EVENT))) {
 			ret = -FI_EBADFLAGS;
 			break;
 		}
@@ -311,6 +322,18 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			if (ep->write_cntr)
 				ep->write_cntr->refs--;
 			ep->write_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_REMOTE_READ) {
+			if (ep->rread_cntr)
+				ep->rread_cntr->refs--;
+			ep->rread_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_REMOTE_WRITE) {
+			if (ep->rwrite_cntr)
+				ep->rwrite_cntr->refs--;
+			ep->rwrite_cntr = c;
 			c->refs++;
 		}
 		break;

@@ -373,18 +373,21 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 		    uint64_t key, bool has_data, uint64_t data,
 		    struct wfi_pend *p)
 {
+	/* Header Through when the target wants to know: CQ data, or a
+	 * count of remote writes (FI_RMA_EVENT) */
+	bool hdr = has_data || (key & WFI_KEY_EVENT);
 	struct iovec v[WFI_IOV_LIMIT + 1];
 	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = WFI_OP_WDATA,
-		.flags = WFI_HF_DATA, .data = data,
+		.flags = has_data ? WFI_HF_DATA : 0, .data = data,
 	};
 	struct wind_dsm dsm = {
-		.mode = has_data ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
+		.mode = hdr ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
 		.region = WFI_KEY_REGION(key),
 		.offset = WFI_KEY_PGOFF(key) + addr,
 		.key = key,
-		.hdr_len = has_data ? sizeof(h) : 0,
+		.hdr_len = hdr ? sizeof(h) : 0,
 	};
 	struct sockaddr_in dst = *to;
 	struct msghdr mh = {
@@ -397,7 +400,7 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	ssize_t r;
 	int fd = ep->fd, err;
 
-	if (has_data) {
+	if (hdr) {
 		v[n].iov_base = &h;
 		v[n++].iov_len = sizeof(h);
 	}
@@ -793,13 +796,28 @@ static struct wfi_mr *mr_find(struct wfi_domain *dom, uint64_t key)
 	return NULL;
 }
 
-/* The target memory of a request, or NULL with *err set. */
+/* FI_RMA_EVENT: count a remote operation applied to @mr through @ep */
+static void rma_event(struct wfi_ep *ep, struct wfi_mr *mr, bool write)
+{
+	struct wfi_cntr *c = write ? ep->rwrite_cntr : ep->rread_cntr;
+
+	if (c && (ep->info->caps & FI_RMA_EVENT))
+		c->value++;
+	if (mr && (mr->flags & FI_RMA_EVENT)) {
+		c = write ? mr->wr_cntr : mr->rd_cntr;
+		if (c)
+			c->value++;
+	}
+}
+
+/* The target memory of a request, or NULL with *err set; *mrp its MR. */
 static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
-			uint64_t access, int *err)
+			uint64_t access, int *err, struct wfi_mr **mrp)
 {
 	struct wfi_mr *mr = mr_find(ep->dom, r->key);
 	uint64_t off;
 
+	*mrp = mr;
 	if (!mr) {
 		*err = FI_EKEYREJECTED;
 		return NULL;
@@ -922,19 +940,33 @@ static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *cm;
+	struct wfi_mr *mr = NULL;
 	size_t written = 0;
 
 	if (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0)
 		return;
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		struct wind_dsm d;
+		struct wfi_list *pos;
 
 		if (cm->cmsg_level != SOL_WIND || cm->cmsg_type != WIND_CMSG_DSM)
 			continue;
 		memcpy(&d, CMSG_DATA(cm), sizeof(d));
 		written = d.data_len;
+		for (pos = ep->dom->mrs.next; pos != &ep->dom->mrs; pos = pos->next) {
+			struct wfi_mr *m = wfi_container_of(pos, struct wfi_mr, link);
+
+			if (m->region == d.region) {
+				mr = m;
+				break;
+			}
+		}
 	}
-	remote_cq_data(ep, h->data, written, from);
+	/* the kernel wrote the data: a remote write, with CQ data or
+	 * only to be counted (FI_RMA_EVENT) */
+	rma_event(ep, mr, true);
+	if (h->flags & WFI_HF_DATA)
+		remote_cq_data(ep, h->data, written, from);
 }
 
 static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
@@ -946,6 +978,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	} pk;
 	struct iovec iov[3];
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 1 };
+	struct wfi_mr *mr;
 	char *dst;
 	int err;
 
@@ -957,7 +990,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
 		return;
 	}
-	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err);
+	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err, &mr);
 	if (!dst) {
 		wfi_discard_next(ep);
 		reply(ep, from, h->tag, err, NULL, 0);
@@ -968,6 +1001,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	mh.msg_iovlen = 2;
 	while (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0 && errno == EINTR)
 		;
+	rma_event(ep, mr, true);
 	if (h->flags & WFI_HF_DATA)
 		remote_cq_data(ep, h->data, pk.r.len, from);
 	reply(ep, from, h->tag, 0, NULL, 0);
@@ -977,6 +1011,7 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 			size_t len, const struct sockaddr_in *from)
 {
 	struct wfi_rma r;
+	struct wfi_mr *mr;
 	char *src;
 	int err;
 
@@ -984,7 +1019,9 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
 		return;
 	}
-	src = rma_target(ep, &r, FI_REMOTE_READ, &err);
+	src = rma_target(ep, &r, FI_REMOTE_READ, &err, &mr);
+	if (src)
+		rma_event(ep, mr, false);
 	reply(ep, from, h->tag, err, src, src ? r.len : 0);
 }
 
@@ -997,6 +1034,7 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 	int kind = (h->flags & WFI_HF_COMPARE) ? AK_COMPARE :
 		   fetch ? AK_FETCH : AK_WRITE;
 	size_t sz, n, i, need;
+	struct wfi_mr *mr;
 	calc_fn f;
 	int err;
 
@@ -1025,7 +1063,7 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 		goto out;
 	}
 	dst = rma_target(ep, r, fetch ? FI_REMOTE_READ | FI_REMOTE_WRITE :
-				 FI_REMOTE_WRITE, &err);
+				 FI_REMOTE_WRITE, &err, &mr);
 	if (!dst)
 		goto out;
 	if ((uintptr_t)dst % sz) {
@@ -1046,6 +1084,8 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 		apply_elem(f, r->aop, sz, dst + i * sz,
 			   r->aop == FI_ATOMIC_READ ? NULL : opnd + i * sz,
 			   cmp ? cmp + i * sz : NULL, old ? old + i * sz : NULL);
+	/* an atomic is a remote write, FI_ATOMIC_READ a remote read */
+	rma_event(ep, mr, r->aop != FI_ATOMIC_READ);
 	reply(ep, from, h->tag, 0, old, fetch ? r->len : 0);
 	free(old);
 	free(buf);
@@ -1393,7 +1433,7 @@ uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr)
 	mr->region = ++dom->next_region;
 	if (!mr->region)
 		mr->region = ++dom->next_region;
-	return ((uint64_t)(rnd & 0x7ffff) << 44) |
+	return ((uint64_t)(rnd & 0x3ffff) << 44) |
 	       ((uint64_t)mr->region << 12) |
 	       ((uintptr_t)mr->addr & 0xfff);
 }

@@ -49,7 +49,7 @@
 
 #define WFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
-#define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
+#define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | FI_RMA_EVENT | \
 			 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
 			 WFI_RMA_CAPS | \
 			 FI_LOCAL_COMM | FI_REMOTE_COMM)
@@ -91,9 +91,12 @@ struct wfi_rma {
 
 /* MR keys (FI_MR_PROV_KEY): bit 63 set when the MR is also a Wind region
  * on the endpoints' sockets, so that fi_write may be a Direct Map message;
+ * bit 62 set when the target counts remote writes (FI_RMA_EVENT), so that
+ * a Direct Map write leaves a header in its socket (Header Through);
  * bits 12-43 the region id, bits 0-11 the MR's offset into its first page
- * (the region starts at that page), bits 44-62 random. */
+ * (the region starts at that page), bits 44-61 random. */
 #define WFI_KEY_DM		(1ULL << 63)
+#define WFI_KEY_EVENT		(1ULL << 62)
 #define WFI_KEY_REGION(k)	((uint32_t)((k) >> 12))
 #define WFI_KEY_PGOFF(k)	((k) & 0xfffULL)
 
@@ -149,6 +152,7 @@ struct wfi_domain {
 	struct wfi_list		eps;	/* struct wfi_ep, for regions */
 	uint32_t		next_region;
 	uint64_t		next_key;	/* keys without FI_MR_PROV_KEY */
+	bool			rma_event;	/* FI_RMA_EVENT asked for */
 };
 
 /* A memory registration: local, or remote-accessible (FI_REMOTE_*). */
@@ -161,6 +165,8 @@ struct wfi_mr {
 	uint64_t		access;
 	uint32_t		region;	/* Wind region id, 0: none */
 	uint64_t		rbase, rlen;	/* the region: whole pages */
+	uint64_t		flags;		/* fi_mr_reg flags: FI_RMA_EVENT */
+	struct wfi_cntr		*rd_cntr, *wr_cntr;	/* fi_mr_bind */
 };
 
 /* AV: fi_addr_t is an index into addrs (FI_AV_TABLE and FI_AV_MAP alike). */
@@ -203,6 +209,7 @@ struct wfi_cntr {
 	struct wfi_ep		**eps;
 	size_t			neps;
 	int			refs;
+	int			mr_refs;	/* bound to MRs: progress the domain */
 };
 
 /* A posted receive, or a message that came before its receive. */
@@ -256,6 +263,7 @@ struct wfi_ep {
 	int64_t			probe_ms;	/* 0: no probes */
 	struct wfi_list		dlink;		/* dom->eps */
 	struct wfi_cntr		*read_cntr, *write_cntr;
+	struct wfi_cntr		*rread_cntr, *rwrite_cntr;	/* FI_RMA_EVENT */
 	struct wfi_list		pending;	/* struct wfi_pend: RMA in flight */
 	uint64_t		next_id;
 	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
