@@ -123,12 +123,13 @@ static void copy_entry(enum fi_cq_format f, void *dst, const struct wfi_cqe *c)
 	}
 }
 
-static void cq_progress(struct wfi_cq *cq)
+/* Progress for a read of @count entries */
+static void cq_progress(struct wfi_cq *cq, size_t count)
 {
-	size_t i;
+	size_t i, want = count > cq->count ? count - cq->count : 1;
 
 	for (i = 0; i < cq->neps; i++)
-		wfi_ep_progress(cq->eps[i]);
+		wfi_ep_progress_n(cq->eps[i], want);
 }
 
 static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
@@ -139,7 +140,7 @@ static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
 	ssize_t ret;
 
 	pthread_mutex_lock(&cq->dom->lock);
-	cq_progress(cq);
+	cq_progress(cq, count);
 	if (cq->ecount) {
 		ret = -FI_EAVAIL;
 		goto out;

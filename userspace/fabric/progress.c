@@ -470,8 +470,18 @@ int64_t wfi_now_ms(void)
 	return now_ms();
 }
 
-void wfi_ep_progress(struct wfi_ep *ep)
+/**
+ * wfi_ep_progress_n() - read what came, serve RMA requests
+ * @ep: the endpoint, lock held
+ * @want: stop once this many messages completed posted receives
+ *
+ * A CQ read for one completion stops at the message that completes it,
+ * so that a ping-pong does not pay a read that finds the socket empty
+ * before its next send; the next read goes on.
+ */
+void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 {
+	size_t delivered = 0;
 	bool errs = false;
 	int i;
 
@@ -531,6 +541,8 @@ void wfi_ep_progress(struct wfi_ep *ep)
 		}
 		if (rx) {
 			recv_into(ep, rx, len);
+			if (++delivered >= want)
+				break;
 			continue;
 		}
 		if (ep->unexp_bytes &&
@@ -543,6 +555,11 @@ void wfi_ep_progress(struct wfi_ep *ep)
 		wfi_drain_errqueue(ep, 0);
 	if (ep->ndm)
 		wfi_rma_dm_progress(ep);
+}
+
+void wfi_ep_progress(struct wfi_ep *ep)
+{
+	wfi_ep_progress_n(ep, SIZE_MAX);
 }
 
 /* --- data transfer --- */
@@ -764,8 +781,10 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		rx->probe_at = now_ms() + ep->probe_ms;
 		ep->ndirected++;
 	}
+	/* no progress here: the message it waits for is read by the next
+	 * CQ or counter read, which the caller makes anyway (a ping-pong
+	 * posts its receive between a completion and its next send) */
 	wfi_list_add_tail(&ep->posted[op], &rx->link);
-	wfi_ep_progress(ep);
 	pthread_mutex_unlock(&ep->dom->lock);
 	return 0;
 out_free:

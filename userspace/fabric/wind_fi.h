@@ -4,7 +4,7 @@
  * endpoints (FI_EP_RDM) over one Wind socket each; every libfabric message
  * is one Wind message (async-ordered) made of a struct wfi_hdr and the
  * payload.  Progress is manual: the socket is read when the application
- * reads a CQ or a counter, posts a receive or finds its send queue full.
+ * reads a CQ or a counter or finds its send queue full.
  *
  * Locking: one mutex per domain serialises everything under it (AVs, CQs,
  * counters, endpoints); the provider reports FI_THREAD_SAFE.
@@ -343,6 +343,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+void wfi_ep_progress_n(struct wfi_ep *ep, size_t want);
 unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match);
 bool wfi_failed_by_report(struct wfi_ep *ep, int err);
 int wfi_map_errno(int err);
