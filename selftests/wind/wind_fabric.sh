@@ -4,9 +4,12 @@
 # libwind-fi.so, the libfabric provider "wind": fi_info lists it with what
 # it claims; fi_wind_test checks tagged matching (unexpected messages,
 # wildcards, directed receives, 0 B to 16 MiB, 256 outstanding, remote CQ
-# data, inject, truncation, cancel, a dead peer) byte for byte;
+# data, inject, truncation, cancel, FI_MULTI_RECV buffers, a dead peer)
+# byte for byte;
 # fi_rma_test checks FI_RMA and FI_ATOMIC (writes, with remote CQ data,
-# reads, atomics of several types, refused keys, ranges and access, MRs
+# reads, atomics of several types, refused keys, ranges and access (an
+# async Direct Map write the target's kernel refuses fails alone), the
+# target's FI_RMA_EVENT counters of remote writes and reads, MRs
 # sharing a page, a read from a closed endpoint failing) with
 # the provider's keys (fi_write as Direct Map, InDsmWrites must move) and
 # with the application's (fi_write through the target's progress); Debian's
@@ -21,13 +24,13 @@
 
 set -u
 
-ksft_skip=4
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+. "$HERE/lib.sh"
 NTESTS=9
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
 ADDR_B=10.79.0.2
-HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTPROG=$PROVDIR/tests/fi_wind_test
@@ -35,17 +38,8 @@ RMAPROG=$PROVDIR/tests/fi_rma_test
 TMP=$(mktemp -d /tmp/wind_fabric.XXXXXX)
 export FI_PROVIDER_PATH=$PROVDIR
 
-testno=0
-failed=0
 pids=()
 
-ok() { testno=$((testno + 1)); echo "ok $testno $*"; }
-not_ok() { testno=$((testno + 1)); failed=$((failed + 1)); echo "not ok $testno $*"; }
-result() {	# result STATUS DESCRIPTION
-	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi
-}
-diag() { sed 's/^\([^#]\)/# \1/; s/^$/#/'; }
-skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
 
 cleanup() {
 	local p
@@ -53,25 +47,10 @@ cleanup() {
 		kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
+	netns_del "$A" "$B"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-# poll SECONDS COMMAND...: run COMMAND every 20 ms until it succeeds
-poll() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.02
-	done
-}
-
-wind_stat() {
-	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/wind_stat 2>/dev/null
-}
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
@@ -122,7 +101,7 @@ result $? "fi_info -p wind -c FI_RMA|FI_ATOMIC: listed (exit $rc); -t FI_EP_MSG:
 # 3: fi_wind_test between the namespaces
 # no probes of waiting directed receives: the count below is exact
 export FI_WIND_PROBE_MS=0
-out_b0=$(wind_stat "$B" InMessages)
+out_b0=$(stat_of "$B" InMessages)
 ip netns exec "$B" timeout 300 "$TESTPROG" server "$TMP/name" > "$TMP/server.log" 2>&1 &
 spid=$!
 pids+=($spid)
@@ -138,14 +117,15 @@ src=$?
 diag < "$TMP/server.log"
 diag < "$TMP/client.log"
 [ $crc = 0 ] && [ $src = 0 ]
-result $? "fi_wind_test: unexpected, wildcards, directed, 0 B-16 MiB, 256 outstanding, cq data, inject, truncation, cancel, dead peer (client $crc, server $src)"
+result $? "fi_wind_test: unexpected, wildcards, directed, 0 B-16 MiB, 256 outstanding, cq data, inject, truncation, cancel, multi-receive, dead peer (client $crc, server $src)"
 
 # 4: those messages were Wind messages
-out_b1=$(wind_stat "$B" InMessages)
+out_b1=$(stat_of "$B" InMessages)
 delta=$(( ${out_b1:-0} - ${out_b0:-0} ))
-# what fi_wind_test's server receives: hello, 9 barriers, 64 unexpected,
-# 16 wildcard, 2 directed, 6 sizes, 256 outstanding, 2 injects, 1 truncated
-want=$((1 + 9 + 64 + 16 + 2 + 6 + 256 + 2 + 1))
+# what fi_wind_test's server receives: hello, 11 barriers, 64 unexpected,
+# 16 wildcard, 2 directed, 6 sizes, 256 outstanding, 2 injects, 1 truncated,
+# 5 into the multi-receive buffer and the tagged mark behind the first 2
+want=$((1 + 11 + 64 + 16 + 2 + 6 + 256 + 2 + 1 + 5 + 1))
 echo "# server namespace InMessages: +$delta"
 [ "$delta" = $want ]
 result $? "each libfabric message was one Wind message (InMessages +$delta, expected $want)"
@@ -175,27 +155,29 @@ rma() {
 }
 
 # 5: provider's keys: fi_write is a Direct Map message into the region
-dsm0=$(wind_stat "$B" InDsmWrites)
+dsm0=$(stat_of "$B" InDsmWrites)
 rma prov
 rc=$?
-dsm1=$(wind_stat "$B" InDsmWrites)
+dsm1=$(stat_of "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
 # Direct Map: the write, the writedata and the first of the MRs sharing a
-# page; software: the wrong key (refused by the target's kernel, sent
-# again), the read-only MR, the second of the MRs sharing a page
+# page; software: the wrong key and the write past the MR's pages (async
+# Direct Map messages the target's kernel refused on the error queue,
+# sent again), the read-only MR, the second of the MRs sharing a page
+# (no Direct Map key: its region was refused at registration)
 [ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 3 ] &&
-	grep -q 'RMA writes 3 Direct Map, 3 software' "$TMP/rc.log"
-result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals, MRs sharing a page, a closed peer"
+	grep -q 'RMA writes 3 Direct Map, 4 software (2 refused as Direct Map)' "$TMP/rc.log"
+result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals (async Direct Map ones fail only their write), MRs sharing a page, FI_RMA_EVENT counters, a closed peer"
 
 # 6: application's keys: everything through the target's progress
-dsm0=$(wind_stat "$B" InDsmWrites)
+dsm0=$(stat_of "$B" InDsmWrites)
 rma user
 rc=$?
-dsm1=$(wind_stat "$B" InDsmWrites)
+dsm1=$(stat_of "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
 [ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ] &&
-	grep -q 'RMA writes 0 Direct Map, 6 software' "$TMP/rc.log"
-result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, a closed peer (no Direct Map)"
+	grep -q 'RMA writes 0 Direct Map, 7 software (0 refused as Direct Map)' "$TMP/rc.log"
+result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, FI_RMA_EVENT counters, a closed peer (no Direct Map)"
 
 # pingpong MODE SIZE PORT: Debian's fi_pingpong, server in B, client in A
 pingpong() {
@@ -229,9 +211,8 @@ done
 
 # 9: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
-errs=$(wind_stat "$A" InErrHeader)
+errs=$(stat_of "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]
 result $? "no malformed Wind packets (InErrHeader ${errs:-?})"
 
-[ $failed = 0 ] && exit 0
-exit 1
+ktap_exit

@@ -28,11 +28,11 @@
 
 set -u
 
-ksft_skip=4
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+. "$HERE/lib.sh"
 NTESTS=9
 NRANKS=4
 PFX=windm$$-
-HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTS=$PROVDIR/tests
@@ -42,39 +42,11 @@ export FI_PROVIDER_PATH=$PROVDIR
 export PMIX_MCA_ptl_tcp_if_include=br$$ PMIX_MCA_ptl_tcp_remote_connections=1
 BR=br$$
 
-testno=0
-failed=0
-
-ok() { testno=$((testno + 1)); echo "ok $testno $*"; }
-not_ok() { testno=$((testno + 1)); failed=$((failed + 1)); echo "not ok $testno $*"; }
-result() {	# result STATUS DESCRIPTION
-	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi
-}
-diag() { sed 's/^\([^#]\)/# \1/; s/^$/#/'; }
-skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
-
 cleanup() {
-	local r
-	for r in $(seq 0 $((NRANKS - 1))); do
-		ip netns del "$PFX$r" 2>/dev/null
-	done
-	ip link del "$BR" 2>/dev/null
+	star_cleanup "$BR" "$PFX" "$NRANKS"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-poll() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.02
-	done
-}
-
-stat_of() {	# stat_of NS FILE NAME: a /proc/net/wind_stat counter
-	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/wind_stat 2>/dev/null
-}
 
 tcp_passive() {	# Tcp PassiveOpens of namespace $1
 	ip netns exec "$1" awk '$1 == "Tcp:" && !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
@@ -92,23 +64,7 @@ modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 modprobe wind 2>/dev/null
 echo "1..$NTESTS"
 
-setup() {
-	local r
-	ip link set lo up &&
-	ip link add "$BR" type bridge && ip addr add 10.81.0.254/24 dev "$BR" &&
-	ip link set "$BR" up || return 1
-	for r in $(seq 0 $((NRANKS - 1))); do
-		ip netns add "$PFX$r" && ip -n "$PFX$r" link set lo up &&
-		ip link add "v$$-$r" type veth peer name eth0 netns "$PFX$r" &&
-		ip link set "v$$-$r" master "$BR" up &&
-		ip -n "$PFX$r" addr add "10.81.0.$((r + 1))/24" dev eth0 &&
-		ip -n "$PFX$r" link set eth0 up || return 1
-	done
-	for r in $(seq 0 $((NRANKS - 1))); do
-		poll 10 ip netns exec "$PFX$r" ping -c 1 -W 1 10.81.0.254 >/dev/null || return 1
-	done
-}
-if ! setup 2>&1 | diag; then
+if ! star_setup "$BR" 10.81.0 "$PFX" "$NRANKS" "v$$" 2>&1 | diag; then
 	echo "# topology setup failed"
 fi
 
@@ -226,5 +182,4 @@ echo "# the job ended $((SECONDS - cut)) s after the link went down (timing not 
 result $? "a rank losing its link mid-run ends the job with an MPI error, not a hang (exit $rc)"
 : "$start"
 
-[ $failed = 0 ] && exit 0
-exit 1
+ktap_exit

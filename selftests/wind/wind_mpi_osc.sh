@@ -27,13 +27,13 @@
 
 set -u
 
-ksft_skip=4
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+. "$HERE/lib.sh"
 NTESTS=7
 NRANKS=${WIND_OSC_RANKS:-3}
 PFX=windo$$-
 BR=bro$$
 NET=10.82.0
-HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTS=$PROVDIR/tests
@@ -41,40 +41,11 @@ TMP=$(mktemp -d /tmp/wind_mpi_osc.XXXXXX)
 export FI_PROVIDER_PATH=$PROVDIR
 export FI_WIND_STATS=1	# each endpoint prints its RMA counts at close
 
-testno=0
-failed=0
-
-ok() { testno=$((testno + 1)); echo "ok $testno $*"; }
-not_ok() { testno=$((testno + 1)); failed=$((failed + 1)); echo "not ok $testno $*"; }
-result() {	# result STATUS DESCRIPTION
-	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi
-}
-diag() { sed 's/^\([^#]\)/# \1/; s/^$/#/'; }
-skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
-
 cleanup() {
-	local r
-	for r in $(seq 0 $((NRANKS - 1))); do
-		ip netns pids "$PFX$r" 2>/dev/null | xargs -r kill -9 2>/dev/null
-		ip netns del "$PFX$r" 2>/dev/null
-	done
-	ip link del "$BR" 2>/dev/null
+	star_cleanup "$BR" "$PFX" "$NRANKS"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-poll() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.02
-	done
-}
-
-stat_of() {	# stat_of NS NAME: a /proc/net/wind_stat counter
-	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/wind_stat 2>/dev/null
-}
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
@@ -87,47 +58,13 @@ modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 modprobe wind 2>/dev/null
 echo "1..$NTESTS"
 
-setup() {
-	local r
-	ip link set lo up &&
-	ip link add "$BR" type bridge && ip addr add "$NET.254/24" dev "$BR" &&
-	ip link set "$BR" up || return 1
-	for r in $(seq 0 $((NRANKS - 1))); do
-		ip netns add "$PFX$r" && ip -n "$PFX$r" link set lo up &&
-		ip link add "vo$$-$r" type veth peer name eth0 netns "$PFX$r" &&
-		ip link set "vo$$-$r" master "$BR" up &&
-		ip -n "$PFX$r" addr add "$NET.$((r + 1))/24" dev eth0 &&
-		ip -n "$PFX$r" link set eth0 up || return 1
-	done
-	for r in $(seq 0 $((NRANKS - 1))); do
-		poll 10 ip netns exec "$PFX$r" ping -c 1 -W 1 "$NET.254" >/dev/null || return 1
-	done
-}
-if ! setup 2>&1 | diag; then
+if ! star_setup "$BR" "$NET" "$PFX" "$NRANKS" "vo$$" 2>&1 | diag; then
 	echo "# topology setup failed"
 fi
 
-# The rsh agent: "host" $NET.N+1 is namespace N, with a UTS name of its
-# own; the rest is the command line ssh would hand to a remote shell.
-cat > "$TMP/rsh" <<EOF
-#!/bin/sh
-while [ \$# -gt 0 ]; do
-	case "\$1" in
-	-*) shift ;;
-	*) break ;;
-	esac
-done
-host=\$1
-shift
-n=\$((\${host##*.} - 1))
-exec ip netns exec "$PFX\$n" unshare --uts /bin/sh -c "echo node\$n > /proc/sys/kernel/hostname; \$*"
-EOF
-chmod +x "$TMP/rsh"
-
-hosts=
-for r in $(seq 0 $((NRANKS - 1))); do
-	hosts=$hosts${hosts:+,}$NET.$((r + 1))
-done
+# The rsh agent: "host" $NET.N+1 is namespace N, on a node of its own
+star_rsh "$TMP/rsh" "$PFX"
+hosts=$(star_hosts "$NET" "$NRANKS")
 
 declare -A msgs0 dsm0
 for r in $(seq 0 $((NRANKS - 1))); do
@@ -258,5 +195,4 @@ echo "# rank 0 failed ${failed_in:-never (150 s)} s after the link went down; mp
 [ -n "$failed_in" ] && [ $rc != 0 ]
 result $? "a rank losing its link during one-sided atomics: its peer ends in an error, not a hang (${failed_in:-no error} s)"
 
-[ $failed = 0 ] && exit 0
-exit 1
+ktap_exit

@@ -123,12 +123,13 @@ static void copy_entry(enum fi_cq_format f, void *dst, const struct wfi_cqe *c)
 	}
 }
 
-static void cq_progress(struct wfi_cq *cq)
+/* Progress for a read of @count entries */
+static void cq_progress(struct wfi_cq *cq, size_t count)
 {
-	size_t i;
+	size_t i, want = count > cq->count ? count - cq->count : 1;
 
 	for (i = 0; i < cq->neps; i++)
-		wfi_ep_progress(cq->eps[i]);
+		wfi_ep_progress_n(cq->eps[i], want);
 }
 
 static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
@@ -139,7 +140,7 @@ static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
 	ssize_t ret;
 
 	pthread_mutex_lock(&cq->dom->lock);
-	cq_progress(cq);
+	cq_progress(cq, count);
 	if (cq->ecount) {
 		ret = -FI_EAVAIL;
 		goto out;
@@ -213,9 +214,14 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 {
 	struct pollfd pfd[16];
 	size_t i, n = 0;
+	bool dm = false;
 
 	pthread_mutex_lock(&dom->lock);
 	for (i = 0; i < neps && n < 16; i++) {
+		/* an acknowledgment, which resolves an async Direct Map
+		 * write, makes nothing readable: look again in 1 ms */
+		if (eps[i]->ndm)
+			dm = true;
 		pfd[n].fd = eps[i]->fd;
 		pfd[n].events = POLLIN;
 		pfd[n].revents = 0;
@@ -230,7 +236,8 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 		return;
 	}
 	/* POLLERR: a failure report on the error queue wakes us too */
-	poll(pfd, n, timeout < 0 || timeout > 100 ? 100 : timeout);
+	poll(pfd, n, timeout < 0 || timeout > 100 ? (dm ? 1 : 100) :
+		     dm && timeout > 1 ? 1 : timeout);
 }
 
 static long now_ms(void)
@@ -372,8 +379,15 @@ int wfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 
 static void cntr_progress(struct wfi_cntr *c)
 {
+	struct wfi_list *pos;
 	size_t i;
 
+	/* an MR's counter: any endpoint of the domain may serve its MR */
+	if (c->mr_refs) {
+		for (pos = c->dom->eps.next; pos != &c->dom->eps; pos = pos->next)
+			wfi_ep_progress(wfi_container_of(pos, struct wfi_ep, dlink));
+		return;
+	}
 	for (i = 0; i < c->neps; i++)
 		wfi_ep_progress(c->eps[i]);
 }

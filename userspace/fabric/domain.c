@@ -36,6 +36,14 @@ static int mr_close(struct fid *fid)
 	pthread_mutex_lock(&dom->lock);
 	for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next)
 		wfi_region_del(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+	if (mr->rd_cntr) {
+		mr->rd_cntr->refs--;
+		mr->rd_cntr->mr_refs--;
+	}
+	if (mr->wr_cntr) {
+		mr->wr_cntr->refs--;
+		mr->wr_cntr->mr_refs--;
+	}
 	wfi_list_del(&mr->link);
 	dom->refs--;
 	pthread_mutex_unlock(&dom->lock);
@@ -43,11 +51,50 @@ static int mr_close(struct fid *fid)
 	return 0;
 }
 
+/* fi_mr_bind: a counter of the remote operations on an FI_RMA_EVENT MR */
+static int mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct wfi_mr *mr = wfi_container_of(fid, struct wfi_mr, mr.fid);
+	struct wfi_cntr *c;
+	int ret = 0;
+
+	if (bfid->fclass != FI_CLASS_CNTR || !(mr->flags & FI_RMA_EVENT))
+		return -FI_EINVAL;
+	if (!flags || (flags & ~(FI_REMOTE_READ | FI_REMOTE_WRITE)))
+		return -FI_EBADFLAGS;
+	c = wfi_container_of(bfid, struct wfi_cntr, cntr.fid);
+	pthread_mutex_lock(&mr->dom->lock);
+	if (((flags & FI_REMOTE_READ) && mr->rd_cntr) ||
+	    ((flags & FI_REMOTE_WRITE) && mr->wr_cntr)) {
+		ret = -FI_EINVAL;
+	} else {
+		if (flags & FI_REMOTE_READ) {
+			mr->rd_cntr = c;
+			c->refs++;
+			c->mr_refs++;
+		}
+		if (flags & FI_REMOTE_WRITE) {
+			mr->wr_cntr = c;
+			c->refs++;
+			c->mr_refs++;
+		}
+	}
+	pthread_mutex_unlock(&mr->dom->lock);
+	return ret;
+}
+
+/* fi_mr_enable: nothing to do (FI_MR_RMA_EVENT is not required) */
+static int mr_control(struct fid *fid, int command, void *arg)
+{
+	(void)fid; (void)arg;
+	return command == FI_ENABLE ? 0 : -FI_ENOSYS;
+}
+
 static struct fi_ops mr_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = mr_close,
-	.bind = wfi_no_bind,
-	.control = wfi_no_control,
+	.bind = mr_bind,
+	.control = mr_control,
 	.ops_open = wfi_no_ops_open,
 };
 
@@ -71,8 +118,10 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 	struct wfi_mr *mr;
 
 	(void)offset;
-	if (flags)
+	if (flags & ~FI_RMA_EVENT)
 		return -FI_EBADFLAGS;
+	if ((flags & FI_RMA_EVENT) && !dom->rma_event)
+		return -FI_EINVAL;	/* not in the domain's caps */
 	if (!access)
 		access = FI_SEND | FI_RECV | FI_READ | FI_WRITE |
 			 FI_REMOTE_READ | FI_REMOTE_WRITE;
@@ -82,6 +131,7 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 	mr->mr.fid.fclass = FI_CLASS_MR;
 	mr->mr.fid.context = context;
 	mr->mr.fid.ops = &mr_fi_ops;
+	mr->flags = flags;
 	mr->mr.mem_desc = NULL;
 	mr->dom = dom;
 	mr->addr = (char *)buf;
@@ -95,7 +145,8 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 		do
 			mr->mr.key = wfi_mr_key(dom, mr);
 		while (key_used(dom, mr->mr.key) ||
-		       key_used(dom, mr->mr.key | WFI_KEY_DM));
+		       key_used(dom, mr->mr.key | WFI_KEY_DM) ||
+		       key_used(dom, mr->mr.key | WFI_KEY_DM | WFI_KEY_EVENT));
 		/* Direct Map needs offsets: the key tells where the region
 		 * starts relative to the MR, not where the MR is */
 		if ((access & FI_REMOTE_WRITE) && len && mr->rlen <= (1ULL << 30) &&
@@ -103,6 +154,10 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 			int neps = 0, nok = 0;
 
 			mr->mr.key |= WFI_KEY_DM;
+			/* remote writes are counted: the target must see
+			 * each Direct Map write (a header it reads) */
+			if (dom->rma_event)
+				mr->mr.key |= WFI_KEY_EVENT;
 			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next) {
 				neps++;
 				nok += !wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr);
@@ -485,6 +540,7 @@ int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	wfi_list_init(&dom->mrs);
 	wfi_list_init(&dom->eps);
 	dom->mr_mode = info && info->domain_attr ? info->domain_attr->mr_mode : 0;
+	dom->rma_event = info && (info->caps & FI_RMA_EVENT);
 	if (dom->mr_mode == FI_MR_BASIC)
 		dom->mr_mode = FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
 	else if (dom->mr_mode == FI_MR_SCALABLE)

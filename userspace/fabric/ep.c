@@ -24,15 +24,33 @@
 static int ep_getopt(fid_t fid, int level, int optname, void *optval,
 		     size_t *optlen)
 {
-	(void)fid; (void)level; (void)optname; (void)optval; (void)optlen;
-	return -FI_ENOPROTOOPT;
+	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
+
+	if (level != FI_OPT_ENDPOINT || optname != FI_OPT_MIN_MULTI_RECV)
+		return -FI_ENOPROTOOPT;
+	if (!optval || !optlen || *optlen < sizeof(size_t))
+		return -FI_EINVAL;
+	pthread_mutex_lock(&ep->dom->lock);
+	*(size_t *)optval = ep->min_multi_recv;
+	pthread_mutex_unlock(&ep->dom->lock);
+	*optlen = sizeof(size_t);
+	return 0;
 }
 
 static int ep_setopt(fid_t fid, int level, int optname, const void *optval,
 		     size_t optlen)
 {
-	(void)fid; (void)level; (void)optname; (void)optval; (void)optlen;
-	return -FI_ENOPROTOOPT;
+	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
+
+	if (level != FI_OPT_ENDPOINT || optname != FI_OPT_MIN_MULTI_RECV)
+		return -FI_ENOPROTOOPT;
+	if (!optval || optlen != sizeof(size_t))
+		return -FI_EINVAL;
+	/* buffers posted from now on */
+	pthread_mutex_lock(&ep->dom->lock);
+	ep->min_multi_recv = *(const size_t *)optval;
+	pthread_mutex_unlock(&ep->dom->lock);
+	return 0;
 }
 
 static int no_ctx(struct fid_ep *sep, int index, void *attr,
@@ -161,10 +179,11 @@ static int ep_close(struct fid *fid)
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &ep->name.sin_addr, ip, sizeof(ip));
-		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software; reads %llu; atomics %llu; requests served %llu\n",
+		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu\n",
 			ip, ntohs(ep->name.sin_port),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,
+			(unsigned long long)ep->stat_dm_refused,
 			(unsigned long long)ep->stat_reads,
 			(unsigned long long)ep->stat_atomics,
 			(unsigned long long)ep->stat_served);
@@ -196,6 +215,14 @@ static int ep_close(struct fid *fid)
 		if (ep->write_cntr != ep->read_cntr)
 			wfi_detach(ep->write_cntr->eps, &ep->write_cntr->neps, ep);
 		ep->write_cntr->refs--;
+	}
+	if (ep->rread_cntr) {
+		wfi_detach(ep->rread_cntr->eps, &ep->rread_cntr->neps, ep);
+		ep->rread_cntr->refs--;
+	}
+	if (ep->rwrite_cntr) {
+		wfi_detach(ep->rwrite_cntr->eps, &ep->rwrite_cntr->neps, ep);
+		ep->rwrite_cntr->refs--;
 	}
 	if (ep->av)
 		ep->av->refs--;
@@ -261,9 +288,12 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	case FI_CLASS_CNTR: {
 		struct wfi_cntr *c = wfi_container_of(bfid, struct wfi_cntr, cntr.fid);
 
-		/* FI_REMOTE_READ and FI_REMOTE_WRITE would need FI_RMA_EVENT:
-		 * a Direct Map write never reaches the target process */
-		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE)) {
+		/* FI_REMOTE_READ and FI_REMOTE_WRITE need FI_RMA_EVENT,
+		 * which makes Direct Map writes leave a header for us */
+		if (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE |
+			      FI_REMOTE_READ | FI_REMOTE_WRITE) ||
+		    ((flags & (FI_REMOTE_READ | FI_REMOTE_WRITE)) &&
+		     !(ep->info->caps & FI_RMA_EVENT))) {
 			ret = -FI_EBADFLAGS;
 			break;
 		}
@@ -292,6 +322,18 @@ static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			if (ep->write_cntr)
 				ep->write_cntr->refs--;
 			ep->write_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_REMOTE_READ) {
+			if (ep->rread_cntr)
+				ep->rread_cntr->refs--;
+			ep->rread_cntr = c;
+			c->refs++;
+		}
+		if (flags & FI_REMOTE_WRITE) {
+			if (ep->rwrite_cntr)
+				ep->rwrite_cntr->refs--;
+			ep->rwrite_cntr = c;
 			c->refs++;
 		}
 		break;
@@ -441,6 +483,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 		wfi_list_init(&ep->unexp[op]);
 	}
 	ep->unexp_max = wfi_param_size("unexp_max", 64u << 20);
+	ep->min_multi_recv = WFI_MIN_MULTI_RECV;
 	ep->probe_ms = wfi_param_size("probe_ms", 2000);
 	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;

@@ -25,6 +25,8 @@
 #include <linux/errqueue.h>
 #include <sys/socket.h>
 
+#include <linux/wind.h>
+
 #include "wind_fi.h"
 
 /* --- completions --- */
@@ -129,8 +131,29 @@ static fi_addr_t source_of(struct wfi_ep *ep, const struct sockaddr_in *from)
 	return a;
 }
 
-/* Complete @rx with a message of @len bytes of which @got were placed. */
-static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
+/* Where the next message into @rx goes: @out (WFI_IOV_LIMIT entries);
+ * returns the count. */
+static size_t rx_iov(const struct wfi_rx *rx, struct iovec *out)
+{
+	if (!rx->multi) {
+		memcpy(out, rx->iov, rx->iov_count * sizeof(*out));
+		return rx->iov_count;
+	}
+	out[0].iov_base = (char *)rx->iov[0].iov_base + rx->moff;
+	out[0].iov_len = rx->len - rx->moff;
+	return 1;
+}
+
+/* Bytes the next message into @rx may have */
+static size_t rx_room(const struct wfi_rx *rx)
+{
+	return rx->len - rx->moff;
+}
+
+/* Complete @rx with a message of @len bytes of which @got were placed.
+ * Return: whether @rx is done with (a multi-receive buffer is done once
+ * it is released). */
+static bool rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		    const struct wfi_hdr *h, size_t len, size_t got,
 		    const struct sockaddr_in *from)
 {
@@ -143,6 +166,7 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		},
 		.src = source_of(ep, from),
 	};
+	bool done = true;
 
 	if (h->flags & WFI_HF_DATA) {
 		c.e.flags |= FI_REMOTE_CQ_DATA;
@@ -153,7 +177,16 @@ static void rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		c.prov_errno = EMSGSIZE;
 		c.olen = len - got;
 	}
+	if (rx->multi) {
+		c.e.buf = (char *)rx->iov[0].iov_base + rx->moff;
+		rx->moff += got;
+		/* a truncated message used up the buffer */
+		done = len > got || rx_room(rx) < rx->mmin;
+		if (done)
+			c.e.flags |= FI_MULTI_RECV;
+	}
 	wfi_complete(ep, false, rx->flags, &c);
+	return done;
 }
 
 static int64_t now_ms(void)
@@ -205,7 +238,8 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 				continue;
 			rx_unpost(ep, rx);
 			c.e.op_context = rx->context;
-			c.e.flags = FI_RECV | op_flag(rx->op);
+			c.e.flags = FI_RECV | op_flag(rx->op) |
+				    (rx->multi ? FI_MULTI_RECV : 0);
 			c.e.tag = rx->tag;
 			c.src = rx->src;
 			c.err = err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO;
@@ -216,8 +250,42 @@ static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 	}
 }
 
-static void drain_errqueue(struct wfi_ep *ep)
+/* The Wind errors that say a peer is dead (wind(7), "error queue"):
+ * everything queued to it was dropped.  Any other error on the queue
+ * (EACCES, ERANGE, EINVAL from a Direct Map message the target's kernel
+ * refused, EMSGSIZE from a message larger than the target's receive
+ * buffer) refused ee_info messages, and the peer is alive. */
+static bool peer_dead_errno(int err)
 {
+	return err == ETIMEDOUT || err == ECONNREFUSED || err == ECONNRESET;
+}
+
+static void message_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			    int err, unsigned int count)
+{
+	unsigned int n = wfi_rma_refused(ep, peer, err, count);
+
+	if (n < count)
+		WFI_WARN(FI_LOG_EP_DATA,
+			 "peer %s:%u refused %u message(s) whose sends had completed: %s\n",
+			 inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
+			 count - n, strerror(err));
+}
+
+/**
+ * wfi_drain_errqueue() - read every failure report of the socket
+ * @ep: the endpoint, lock held
+ * @match: an errno to count, or 0
+ *
+ * A dead peer fails what waits on it; a refused message fails (or sends
+ * again) only the operation it was.  Clears SO_ERROR too.
+ *
+ * Return: how many reports carried @match.
+ */
+unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
+{
+	unsigned int matched = 0;
+
 	for (;;) {
 		char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
 				     sizeof(struct sockaddr_in))];
@@ -233,7 +301,7 @@ static void drain_errqueue(struct wfi_ep *ep)
 		if (recvmsg(ep->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
 			/* clear SO_ERROR too: the reports above said it all */
 			getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-			return;
+			return matched;
 		}
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 			struct sock_extended_err ee;
@@ -241,9 +309,35 @@ static void drain_errqueue(struct wfi_ep *ep)
 			if (cm->cmsg_level != SOL_IP || cm->cmsg_type != IP_RECVERR)
 				continue;
 			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
-			peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
+			if (ee.ee_origin != SO_EE_ORIGIN_WIND)
+				continue;
+			if (match && (int)ee.ee_errno == match)
+				matched++;
+			if (peer_dead_errno(ee.ee_errno))
+				peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
+			else
+				message_refused(ep, &from, ee.ee_errno,
+						ee.ee_info ? ee.ee_info : 1);
 		}
 	}
+}
+
+/**
+ * wfi_failed_by_report() - did a send fail only because of a report?
+ * @ep: the endpoint, lock held
+ * @err: the send's errno
+ *
+ * A failure report sets SO_ERROR, which fails the next send once with
+ * that error, sending nothing.  A dead peer's error always counts as
+ * such (the send is tried again, and fails properly if its own peer is
+ * the dead one); another error counts if the error queue holds a report
+ * of it.  The queue is read either way.
+ */
+bool wfi_failed_by_report(struct wfi_ep *ep, int err)
+{
+	unsigned int n = wfi_drain_errqueue(ep, err);
+
+	return peer_dead_errno(err) || n > 0;
 }
 
 void wfi_discard_next(struct wfi_ep *ep)
@@ -263,21 +357,24 @@ static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 	struct wfi_hdr h;
 	struct msghdr mh = {
 		.msg_name = &from, .msg_namelen = sizeof(from),
-		.msg_iov = iov, .msg_iovlen = rx->iov_count + 1,
+		.msg_iov = iov,
 	};
 	ssize_t n;
 
+	size_t room = rx_room(rx);
+
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
-	memcpy(&iov[1], rx->iov, rx->iov_count * sizeof(*iov));
+	mh.msg_iovlen = 1 + rx_iov(rx, &iov[1]);
 	do {
 		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
 	if (n < (ssize_t)sizeof(h))
 		return;		/* cannot happen: we peeked it under our lock */
-	rx_unpost(ep, rx);
-	rx_done(ep, rx, &h, len, len < rx->len ? len : rx->len, &from);
-	free(rx);
+	if (rx_done(ep, rx, &h, len, len < room ? len : room, &from)) {
+		rx_unpost(ep, rx);
+		free(rx);
+	}
 }
 
 /* Read the next message onto the unexpected list. */
@@ -373,8 +470,18 @@ int64_t wfi_now_ms(void)
 	return now_ms();
 }
 
-void wfi_ep_progress(struct wfi_ep *ep)
+/**
+ * wfi_ep_progress_n() - read what came, serve RMA requests
+ * @ep: the endpoint, lock held
+ * @want: stop once this many messages completed posted receives
+ *
+ * A CQ read for one completion stops at the message that completes it,
+ * so that a ping-pong does not pay a read that finds the socket empty
+ * before its next send; the next read goes on.
+ */
+void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 {
+	size_t delivered = 0;
 	bool errs = false;
 	int i;
 
@@ -434,6 +541,8 @@ void wfi_ep_progress(struct wfi_ep *ep)
 		}
 		if (rx) {
 			recv_into(ep, rx, len);
+			if (++delivered >= want)
+				break;
 			continue;
 		}
 		if (ep->unexp_bytes &&
@@ -443,7 +552,14 @@ void wfi_ep_progress(struct wfi_ep *ep)
 			break;
 	}
 	if (errs)
-		drain_errqueue(ep);
+		wfi_drain_errqueue(ep, 0);
+	if (ep->ndm)
+		wfi_rma_dm_progress(ep);
+}
+
+void wfi_ep_progress(struct wfi_ep *ep)
+{
+	wfi_ep_progress_n(ep, SIZE_MAX);
 }
 
 /* --- data transfer --- */
@@ -490,31 +606,30 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 	} while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		struct wfi_cqe c = { 0 };
+		int err = errno;
 
-		switch (errno) {
-		case EAGAIN:
-		case ENOBUFS:
-		/* a pending SO_ERROR of another peer's failure, which the
-		 * error queue reports; this message was not sent: retry */
-		case ETIMEDOUT:
-		case ECONNREFUSED:
-		case ECONNRESET:
+		/* a pending SO_ERROR of a failure report (another peer's
+		 * death, a refused message), which the error queue tells:
+		 * this message was not sent: retry */
+		if (err == EAGAIN || err == ENOBUFS ||
+		    wfi_failed_by_report(ep, err)) {
 			wfi_ep_progress(ep);
 			ret = -FI_EAGAIN;
 			goto out;
-		case EMSGSIZE:
+		}
+		if (err == EMSGSIZE) {
 			ret = -FI_EMSGSIZE;
 			goto out;
 		}
 		if (flags & FI_INJECT) {
-			ret = -wfi_map_errno(errno);
+			ret = -wfi_map_errno(err);
 			goto out;
 		}
 		c.e.op_context = context;
 		c.e.flags = FI_SEND | op_flag(op);
 		c.e.tag = tag;
-		c.err = wfi_map_errno(errno);
-		c.prov_errno = errno;
+		c.err = wfi_map_errno(err);
+		c.prov_errno = err;
 		wfi_complete(ep, true, flags, &c);
 		goto out;
 	}
@@ -553,15 +668,20 @@ static void unexp_free(struct wfi_ep *ep, struct wfi_unexp *u)
 	free(u);
 }
 
-/* Deliver unexpected message @u to @rx (whose buffers take what fits). */
-static void unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
+/* Deliver unexpected message @u to @rx (whose buffers take what fits).
+ * Return: whether @rx is done with. */
+static bool unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
 			  struct wfi_unexp *u, bool discard)
 {
-	size_t got = discard ? 0 : (u->len < rx->len ? u->len : rx->len);
+	size_t room = rx_room(rx);
+	size_t got = discard ? 0 : (u->len < room ? u->len : room);
+	struct iovec iov[WFI_IOV_LIMIT];
+	bool done;
 
-	copy_to_iov(rx->iov, rx->iov_count, u->buf, got);
-	rx_done(ep, rx, &u->hdr, discard ? 0 : u->len, got, &u->from);
+	copy_to_iov(iov, rx_iov(rx, iov), u->buf, got);
+	done = rx_done(ep, rx, &u->hdr, discard ? 0 : u->len, got, &u->from);
 	unexp_free(ep, u);
+	return done;
 }
 
 ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
@@ -574,9 +694,15 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 
 	if (count > WFI_IOV_LIMIT)
 		return -FI_EINVAL;
+	/* FI_MULTI_RECV is for untagged receives of one buffer */
+	if (op != WFI_OP_MSG)
+		flags &= ~FI_MULTI_RECV;
+	if ((flags & FI_MULTI_RECV) && count != 1)
+		return -FI_EINVAL;
 	rx = calloc(1, sizeof(*rx));
 	if (!rx)
 		return -FI_ENOMEM;
+	rx->multi = flags & FI_MULTI_RECV;
 	rx->context = context;
 	rx->flags = flags;
 	rx->op = op;
@@ -638,17 +764,27 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 		}
 		goto out_free;
 	}
-	u = find_unexp(ep, rx);
-	if (u) {
-		unexp_deliver(ep, rx, u, false);
-		goto out_free;
+	if (rx->multi) {
+		rx->mmin = ep->min_multi_recv;
+		/* the unexpected messages first, in order, while it has room */
+		while ((u = find_unexp(ep, rx)))
+			if (unexp_deliver(ep, rx, u, false))
+				goto out_free;
+	} else {
+		u = find_unexp(ep, rx);
+		if (u) {
+			unexp_deliver(ep, rx, u, false);
+			goto out_free;
+		}
 	}
 	if (is_directed(ep, rx)) {
 		rx->probe_at = now_ms() + ep->probe_ms;
 		ep->ndirected++;
 	}
+	/* no progress here: the message it waits for is read by the next
+	 * CQ or counter read, which the caller makes anyway (a ping-pong
+	 * posts its receive between a completion and its next send) */
 	wfi_list_add_tail(&ep->posted[op], &rx->link);
-	wfi_ep_progress(ep);
 	pthread_mutex_unlock(&ep->dom->lock);
 	return 0;
 out_free:
@@ -675,7 +811,8 @@ ssize_t wfi_ep_cancel(fid_t fid, void *context)
 				continue;
 			rx_unpost(ep, rx);
 			c.e.op_context = context;
-			c.e.flags = FI_RECV | op_flag(op);
+			c.e.flags = FI_RECV | op_flag(op) |
+				    (rx->multi ? FI_MULTI_RECV : 0);
 			c.e.tag = rx->tag;
 			c.err = FI_ECANCELED;
 			c.prov_errno = ECANCELED;

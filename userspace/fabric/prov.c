@@ -167,7 +167,8 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 	fi->addr_format = FI_SOCKADDR_IN;
 
 	fi->tx_attr->caps = caps & ~(FI_RECV | FI_DIRECTED_RECV | FI_SOURCE |
-				     FI_REMOTE_READ | FI_REMOTE_WRITE);
+				     FI_MULTI_RECV | FI_REMOTE_READ |
+				     FI_REMOTE_WRITE | FI_RMA_EVENT);
 	fi->tx_attr->op_flags = hints && hints->tx_attr ? hints->tx_attr->op_flags : 0;
 	fi->tx_attr->msg_order = FI_ORDER_SAS;
 	/* sends complete in order; a Direct Map write completes in the

@@ -26,10 +26,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include <linux/wind.h>
@@ -258,6 +260,8 @@ void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			  a->sin_addr.s_addr != peer->sin_addr.s_addr))
 			continue;
 		wfi_list_del(&p->link);
+		if (p->dm || p->resend)
+			ep->ndm--;
 		pend_complete(ep, p, err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO,
 			      err, 0);
 		free(p);
@@ -266,6 +270,7 @@ void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 
 void wfi_rma_free(struct wfi_ep *ep)
 {
+	ep->ndm = 0;
 	while (!wfi_list_empty(&ep->pending)) {
 		struct wfi_list *e = ep->pending.next;
 
@@ -277,12 +282,12 @@ void wfi_rma_free(struct wfi_ep *ep)
 /* --- the initiator --- */
 
 /* Send a request; on success it waits on ep->pending for its answer.
- * Lock held. */
-static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
-			    uint16_t hflags, uint64_t data,
-			    const struct wfi_rma *rma,
-			    const struct iovec *pay, size_t npay,
-			    struct wfi_pend *p)
+ * -FI_EAGAIN: not sent, try again (after progress).  Lock held. */
+static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
+				 uint16_t hflags, uint64_t data,
+				 const struct wfi_rma *rma,
+				 const struct iovec *pay, size_t npay,
+				 struct wfi_pend *p)
 {
 	struct iovec iov[2 * WFI_IOV_LIMIT + 2];
 	struct wfi_hdr h = {
@@ -314,24 +319,34 @@ static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		switch (errno) {
-		case EAGAIN:
-		case ENOBUFS:
-		case ETIMEDOUT:
-		case ECONNREFUSED:
-		case ECONNRESET:
-			wfi_ep_progress(ep);
+		int err = errno;
+
+		if (err == EAGAIN || err == ENOBUFS ||
+		    wfi_failed_by_report(ep, err))
 			return -FI_EAGAIN;
-		case EMSGSIZE:
+		if (err == EMSGSIZE)
 			return -FI_EMSGSIZE;
-		}
-		pend_complete(ep, p, wfi_map_errno(errno), errno, 0);
+		pend_complete(ep, p, wfi_map_errno(err), err, 0);
 		free(p);
 		return 0;
 	}
 	p->probe_at = wfi_now_ms() + ep->probe_ms;
 	wfi_list_add_tail(&ep->pending, &p->link);
 	return 0;
+}
+
+static ssize_t send_request(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
+			    uint16_t hflags, uint64_t data,
+			    const struct wfi_rma *rma,
+			    const struct iovec *pay, size_t npay,
+			    struct wfi_pend *p)
+{
+	ssize_t ret = send_request_once(ep, dest, op, hflags, data, rma, pay,
+					npay, p);
+
+	if (ret == -FI_EAGAIN)
+		wfi_ep_progress(ep);
+	return ret;
 }
 
 static struct wfi_pend *pend_new(void *context, uint64_t flags,
@@ -348,25 +363,31 @@ static struct wfi_pend *pend_new(void *context, uint64_t flags,
 	return p;
 }
 
-/* A Direct Map write, sync: returns 0 once the target's kernel wrote it,
- * 1 if the target refused it (no such region there), or -errno. The
- * domain lock is dropped while the send waits for the acknowledgment. */
+/* A Direct Map write.  Sync: returns 0 once the target's kernel wrote it,
+ * 1 if the target refused it (no such region there), or -errno; the
+ * domain lock is dropped while the send waits for the acknowledgment.
+ * Async (@p): returns 0 once the kernel queued it, with p->dm_idx set,
+ * 1 if it was refused at once, or -errno (-EAGAIN: try again). */
 static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 		    const struct iovec *iov, size_t count, uint64_t addr,
-		    uint64_t key, bool has_data, uint64_t data)
+		    uint64_t key, bool has_data, uint64_t data,
+		    struct wfi_pend *p)
 {
+	/* Header Through when the target wants to know: CQ data, or a
+	 * count of remote writes (FI_RMA_EVENT) */
+	bool hdr = has_data || (key & WFI_KEY_EVENT);
 	struct iovec v[WFI_IOV_LIMIT + 1];
 	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = WFI_OP_WDATA,
-		.flags = WFI_HF_DATA, .data = data,
+		.flags = has_data ? WFI_HF_DATA : 0, .data = data,
 	};
 	struct wind_dsm dsm = {
-		.mode = has_data ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
+		.mode = hdr ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
 		.region = WFI_KEY_REGION(key),
 		.offset = WFI_KEY_PGOFF(key) + addr,
 		.key = key,
-		.hdr_len = has_data ? sizeof(h) : 0,
+		.hdr_len = hdr ? sizeof(h) : 0,
 	};
 	struct sockaddr_in dst = *to;
 	struct msghdr mh = {
@@ -377,9 +398,9 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	struct cmsghdr *cm;
 	size_t n = 0;
 	ssize_t r;
-	int fd = ep->fd;
+	int fd = ep->fd, err;
 
-	if (has_data) {
+	if (hdr) {
 		v[n].iov_base = &h;
 		v[n++].iov_len = sizeof(h);
 	}
@@ -392,16 +413,58 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	cm->cmsg_len = CMSG_LEN(sizeof(dsm));
 	memcpy(CMSG_DATA(cm), &dsm, sizeof(dsm));
 
+	if (p) {
+		struct wind_peer_info pi = { .wpi_version = WIND_PEER_INFO_VERSION };
+		socklen_t pl = sizeof(pi);
+
+		do {
+			r = sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+		} while (r < 0 && errno == EINTR);
+		if (r < 0) {
+			err = errno;
+			if (err == EAGAIN || err == ENOBUFS ||
+			    wfi_failed_by_report(ep, err))
+				return -EAGAIN;
+			goto failed;
+		}
+		/* which of the messages queued to the target it is */
+		memcpy(&pi.wpi_addr, to, sizeof(*to));
+		if (getsockopt(fd, SOL_WIND, WIND_PEER_INFO, &pi, &pl) == 0 &&
+		    pl >= offsetof(struct wind_peer_info, wpi_rx_messages))
+			p->dm_idx = pi.wpi_tx_messages;
+		else
+			p->dm_idx = UINT64_MAX;	/* resolved once none is queued */
+		return 0;
+	}
 	pthread_mutex_unlock(&ep->dom->lock);
 	do {
 		r = sendmsg(fd, &mh, MSG_WIND_SYNC | MSG_NOSIGNAL);
 	} while (r < 0 && errno == EINTR);
+	err = errno;
 	pthread_mutex_lock(&ep->dom->lock);
 	if (r >= 0)
 		return 0;
-	if (errno == EACCES || errno == ERANGE || errno == EINVAL)
+failed:
+	if (err == EACCES || err == ERANGE || err == EINVAL)
 		return 1;
-	return -errno;
+	return -err;
+}
+
+/* Is an async Direct Map write to @dest unresolved?  A refusal on the
+ * error queue names only the peer, so there is at most one per peer. */
+static bool dm_busy(struct wfi_ep *ep, fi_addr_t dest)
+{
+	struct wfi_list *pos;
+
+	if (!ep->ndm)
+		return false;
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+
+		if ((p->dm || p->resend) && p->dest == dest)
+			return true;
+	}
+	return false;
 }
 
 static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
@@ -431,6 +494,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 	if ((key & WFI_KEY_DM) && len) {
 		const struct sockaddr_in *sin = wfi_av_addr(ep->av, dest);
 		struct sockaddr_in to;
+		bool async;
 		int r;
 
 		if (!sin) {
@@ -438,7 +502,25 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 			goto out_free;
 		}
 		to = *sin;
-		r = dm_write(ep, &to, iov, count, addr, key, has_data, data);
+		/* async unless the buffer is the caller's again at once
+		 * (inject) or a write to this target is unresolved */
+		async = !(flags & FI_INJECT) && !dm_busy(ep, dest);
+		r = dm_write(ep, &to, iov, count, addr, key, has_data, data,
+			     async ? p : NULL);
+		if (r == 0 && async) {
+			p->dm = true;
+			p->dest = dest;
+			p->probe_at = wfi_now_ms() + ep->probe_ms;
+			memcpy(p->wiov, iov, count * sizeof(*iov));
+			p->nwiov = count;
+			p->wrma = rma;
+			p->whas_data = has_data;
+			p->wdata = data;
+			wfi_list_add_tail(&ep->pending, &p->link);
+			ep->ndm++;
+			pthread_mutex_unlock(&ep->dom->lock);
+			return 0;
+		}
 		if (r == 0) {
 			ep->stat_dm_writes++;
 			pend_complete(ep, p, 0, 0, 0);
@@ -447,6 +529,8 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		}
 		if (r < 0) {
 			if (r == -EAGAIN || r == -ENOBUFS) {
+				if (async)
+					wfi_ep_progress(ep);
 				ret = -FI_EAGAIN;
 				goto out_free;
 			}
@@ -471,6 +555,129 @@ out_free:
 	pthread_mutex_unlock(&ep->dom->lock);
 	free(p);
 	return ret;
+}
+
+/**
+ * wfi_rma_refused() - a peer's kernel refused messages (error queue)
+ * @ep: the endpoint, lock held
+ * @peer: the peer
+ * @err: why (EACCES, ERANGE, EINVAL, EMSGSIZE ...)
+ * @count: how many messages
+ *
+ * Only an async Direct Map write is waiting for such an answer, and there
+ * is at most one per peer: it is sent again the software way (at the
+ * next progress), where the target checks it against the MR itself and
+ * applies it or answers the error that fails it.
+ *
+ * Return: how many of the @count refusals were such writes (0 or 1).
+ */
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			     int err, unsigned int count)
+{
+	struct wfi_list *pos;
+
+	for (pos = ep->pending.next; pos != &ep->pending && count;
+	     pos = pos->next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+		const struct sockaddr_in *a;
+
+		if (!p->dm)
+			continue;
+		a = wfi_av_addr(ep->av, p->dest);
+		if (!a || a->sin_port != peer->sin_port ||
+		    a->sin_addr.s_addr != peer->sin_addr.s_addr)
+			continue;
+		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
+			"Direct Map write refused by %s (%s): sending it the software way\n",
+			inet_ntoa(peer->sin_addr), strerror(err));
+		p->dm = false;
+		p->resend = true;
+		ep->stat_dm_refused++;
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * wfi_rma_dm_progress() - resolve the async Direct Map writes
+ * @ep: the endpoint, lock held, ep->ndm > 0
+ *
+ * Wind acknowledges a peer's messages in order, and queues a refusal on
+ * the error queue before the acknowledgment that covers the message: a
+ * write the target acknowledged (its peer info says that at least
+ * dm_idx messages left the queue) and that no report refused completes.
+ */
+void wfi_rma_dm_progress(struct wfi_ep *ep)
+{
+	struct wfi_list *pos, *next;
+	fi_addr_t last = FI_ADDR_NOTAVAIL;
+	uint64_t acked = 0;
+	bool none_queued = false, any = false;
+
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+
+		if (!p->dm)
+			continue;
+		if (p->dest != last) {
+			struct wind_peer_info pi = {
+				.wpi_version = WIND_PEER_INFO_VERSION,
+			};
+			const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+			socklen_t pl = sizeof(pi);
+
+			last = p->dest;
+			none_queued = true;	/* no such peer: nothing queued */
+			acked = 0;
+			if (a) {
+				memcpy(&pi.wpi_addr, a, sizeof(*a));
+				if (getsockopt(ep->fd, SOL_WIND, WIND_PEER_INFO,
+					       &pi, &pl) == 0) {
+					none_queued = !pi.wpi_queued_msgs;
+					acked = pi.wpi_tx_messages -
+						pi.wpi_queued_msgs;
+				}
+			}
+		}
+		p->dm_acked = none_queued || acked >= p->dm_idx;
+		any |= p->dm_acked;
+	}
+	/* the refusals (and deaths) reported before those acknowledgments */
+	if (any)
+		wfi_drain_errqueue(ep, 0);
+	for (pos = ep->pending.next; pos != &ep->pending; pos = next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+
+		next = pos->next;
+		if (p->dm && p->dm_acked) {
+			wfi_list_del(&p->link);
+			ep->ndm--;
+			ep->stat_dm_writes++;
+			pend_complete(ep, p, 0, 0, 0);
+			free(p);
+		} else if (p->resend) {
+			ssize_t r;
+
+			wfi_list_del(&p->link);
+			p->resend = false;
+			r = send_request_once(ep, p->dest, WFI_OP_WRITE,
+					      p->whas_data ? WFI_HF_DATA : 0,
+					      p->wdata, &p->wrma, p->wiov,
+					      p->nwiov, p);
+			if (r == -FI_EAGAIN) {
+				/* the next progress tries again */
+				p->resend = true;
+				wfi_list_add_tail(&ep->pending, &p->link);
+				continue;
+			}
+			ep->ndm--;
+			ep->stat_sw_writes++;
+			if (r < 0) {
+				pend_complete(ep, p, -r, -r, 0);
+				free(p);
+			}
+		}
+	}
 }
 
 static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
@@ -589,13 +796,28 @@ static struct wfi_mr *mr_find(struct wfi_domain *dom, uint64_t key)
 	return NULL;
 }
 
-/* The target memory of a request, or NULL with *err set. */
+/* FI_RMA_EVENT: count a remote operation applied to @mr through @ep */
+static void rma_event(struct wfi_ep *ep, struct wfi_mr *mr, bool write)
+{
+	struct wfi_cntr *c = write ? ep->rwrite_cntr : ep->rread_cntr;
+
+	if (c && (ep->info->caps & FI_RMA_EVENT))
+		c->value++;
+	if (mr && (mr->flags & FI_RMA_EVENT)) {
+		c = write ? mr->wr_cntr : mr->rd_cntr;
+		if (c)
+			c->value++;
+	}
+}
+
+/* The target memory of a request, or NULL with *err set; *mrp its MR. */
 static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
-			uint64_t access, int *err)
+			uint64_t access, int *err, struct wfi_mr **mrp)
 {
 	struct wfi_mr *mr = mr_find(ep->dom, r->key);
 	uint64_t off;
 
+	*mrp = mr;
 	if (!mr) {
 		*err = FI_EKEYREJECTED;
 		return NULL;
@@ -632,7 +854,8 @@ static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
 	 * which the peer's kernel empties whatever its process does */
 	do {
 		n = sendmsg(ep->fd, &mh, MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
+		/* EINTR, or a failure report's SO_ERROR: nothing was sent */
+	} while (n < 0 && (errno == EINTR || wfi_failed_by_report(ep, errno)));
 	if (n < 0)
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA, "RMA answer lost: %s\n",
 			strerror(errno));
@@ -717,19 +940,33 @@ static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *cm;
+	struct wfi_mr *mr = NULL;
 	size_t written = 0;
 
 	if (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0)
 		return;
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		struct wind_dsm d;
+		struct wfi_list *pos;
 
 		if (cm->cmsg_level != SOL_WIND || cm->cmsg_type != WIND_CMSG_DSM)
 			continue;
 		memcpy(&d, CMSG_DATA(cm), sizeof(d));
 		written = d.data_len;
+		for (pos = ep->dom->mrs.next; pos != &ep->dom->mrs; pos = pos->next) {
+			struct wfi_mr *m = wfi_container_of(pos, struct wfi_mr, link);
+
+			if (m->region == d.region) {
+				mr = m;
+				break;
+			}
+		}
 	}
-	remote_cq_data(ep, h->data, written, from);
+	/* the kernel wrote the data: a remote write, with CQ data or
+	 * only to be counted (FI_RMA_EVENT) */
+	rma_event(ep, mr, true);
+	if (h->flags & WFI_HF_DATA)
+		remote_cq_data(ep, h->data, written, from);
 }
 
 static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
@@ -741,6 +978,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	} pk;
 	struct iovec iov[3];
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 1 };
+	struct wfi_mr *mr;
 	char *dst;
 	int err;
 
@@ -752,7 +990,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
 		return;
 	}
-	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err);
+	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err, &mr);
 	if (!dst) {
 		wfi_discard_next(ep);
 		reply(ep, from, h->tag, err, NULL, 0);
@@ -763,6 +1001,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	mh.msg_iovlen = 2;
 	while (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0 && errno == EINTR)
 		;
+	rma_event(ep, mr, true);
 	if (h->flags & WFI_HF_DATA)
 		remote_cq_data(ep, h->data, pk.r.len, from);
 	reply(ep, from, h->tag, 0, NULL, 0);
@@ -772,6 +1011,7 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 			size_t len, const struct sockaddr_in *from)
 {
 	struct wfi_rma r;
+	struct wfi_mr *mr;
 	char *src;
 	int err;
 
@@ -779,7 +1019,9 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
 		return;
 	}
-	src = rma_target(ep, &r, FI_REMOTE_READ, &err);
+	src = rma_target(ep, &r, FI_REMOTE_READ, &err, &mr);
+	if (src)
+		rma_event(ep, mr, false);
 	reply(ep, from, h->tag, err, src, src ? r.len : 0);
 }
 
@@ -792,6 +1034,7 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 	int kind = (h->flags & WFI_HF_COMPARE) ? AK_COMPARE :
 		   fetch ? AK_FETCH : AK_WRITE;
 	size_t sz, n, i, need;
+	struct wfi_mr *mr;
 	calc_fn f;
 	int err;
 
@@ -820,7 +1063,7 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 		goto out;
 	}
 	dst = rma_target(ep, r, fetch ? FI_REMOTE_READ | FI_REMOTE_WRITE :
-				 FI_REMOTE_WRITE, &err);
+				 FI_REMOTE_WRITE, &err, &mr);
 	if (!dst)
 		goto out;
 	if ((uintptr_t)dst % sz) {
@@ -841,6 +1084,8 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 		apply_elem(f, r->aop, sz, dst + i * sz,
 			   r->aop == FI_ATOMIC_READ ? NULL : opnd + i * sz,
 			   cmp ? cmp + i * sz : NULL, old ? old + i * sz : NULL);
+	/* an atomic is a remote write, FI_ATOMIC_READ a remote read */
+	rma_event(ep, mr, r->aop != FI_ATOMIC_READ);
 	reply(ep, from, h->tag, 0, old, fetch ? r->len : 0);
 	free(old);
 	free(buf);
@@ -1188,7 +1433,7 @@ uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr)
 	mr->region = ++dom->next_region;
 	if (!mr->region)
 		mr->region = ++dom->next_region;
-	return ((uint64_t)(rnd & 0x7ffff) << 44) |
+	return ((uint64_t)(rnd & 0x3ffff) << 44) |
 	       ((uint64_t)mr->region << 12) |
 	       ((uintptr_t)mr->addr & 0xfff);
 }

@@ -4,7 +4,7 @@
  * endpoints (FI_EP_RDM) over one Wind socket each; every libfabric message
  * is one Wind message (async-ordered) made of a struct wfi_hdr and the
  * payload.  Progress is manual: the socket is read when the application
- * reads a CQ or a counter, posts a receive or finds its send queue full.
+ * reads a CQ or a counter or finds its send queue full.
  *
  * Locking: one mutex per domain serialises everything under it (AVs, CQs,
  * counters, endpoints); the provider reports FI_THREAD_SAFE.
@@ -41,14 +41,17 @@
 #define WFI_IOV_LIMIT		8
 #define WFI_QUEUE_SIZE		65536
 #define WFI_CQ_DATA_SIZE	8
+/* FI_OPT_MIN_MULTI_RECV until fi_setopt() says otherwise */
+#define WFI_MIN_MULTI_RECV	64
 
 /* The largest atomic: this many bytes of operands per operation */
 #define WFI_ATOMIC_MAX		65536
 
 #define WFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
-#define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
-			 FI_DIRECTED_RECV | FI_SOURCE | WFI_RMA_CAPS | \
+#define WFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | FI_RMA_EVENT | \
+			 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
+			 WFI_RMA_CAPS | \
 			 FI_LOCAL_COMM | FI_REMOTE_COMM)
 
 /* On the wire, in front of every payload (host byte order: both ends are
@@ -88,9 +91,12 @@ struct wfi_rma {
 
 /* MR keys (FI_MR_PROV_KEY): bit 63 set when the MR is also a Wind region
  * on the endpoints' sockets, so that fi_write may be a Direct Map message;
+ * bit 62 set when the target counts remote writes (FI_RMA_EVENT), so that
+ * a Direct Map write leaves a header in its socket (Header Through);
  * bits 12-43 the region id, bits 0-11 the MR's offset into its first page
- * (the region starts at that page), bits 44-62 random. */
+ * (the region starts at that page), bits 44-61 random. */
 #define WFI_KEY_DM		(1ULL << 63)
+#define WFI_KEY_EVENT		(1ULL << 62)
 #define WFI_KEY_REGION(k)	((uint32_t)((k) >> 12))
 #define WFI_KEY_PGOFF(k)	((k) & 0xfffULL)
 
@@ -146,6 +152,7 @@ struct wfi_domain {
 	struct wfi_list		eps;	/* struct wfi_ep, for regions */
 	uint32_t		next_region;
 	uint64_t		next_key;	/* keys without FI_MR_PROV_KEY */
+	bool			rma_event;	/* FI_RMA_EVENT asked for */
 };
 
 /* A memory registration: local, or remote-accessible (FI_REMOTE_*). */
@@ -158,6 +165,8 @@ struct wfi_mr {
 	uint64_t		access;
 	uint32_t		region;	/* Wind region id, 0: none */
 	uint64_t		rbase, rlen;	/* the region: whole pages */
+	uint64_t		flags;		/* fi_mr_reg flags: FI_RMA_EVENT */
+	struct wfi_cntr		*rd_cntr, *wr_cntr;	/* fi_mr_bind */
 };
 
 /* AV: fi_addr_t is an index into addrs (FI_AV_TABLE and FI_AV_MAP alike). */
@@ -200,6 +209,7 @@ struct wfi_cntr {
 	struct wfi_ep		**eps;
 	size_t			neps;
 	int			refs;
+	int			mr_refs;	/* bound to MRs: progress the domain */
 };
 
 /* A posted receive, or a message that came before its receive. */
@@ -214,6 +224,11 @@ struct wfi_rx {
 	size_t			iov_count;
 	size_t			len;
 	int64_t			probe_at;	/* ms, CLOCK_MONOTONIC; directed only */
+	/* FI_MULTI_RECV (FI_MSG, one iovec): messages are placed one after
+	 * the other from moff on; the buffer is released (FI_MULTI_RECV in
+	 * the last completion) once less than mmin bytes are left */
+	bool			multi;
+	size_t			moff, mmin;
 };
 
 struct wfi_unexp {
@@ -241,17 +256,21 @@ struct wfi_ep {
 	struct wfi_list		unexp[3];
 	size_t			unexp_bytes;
 	size_t			unexp_max;
+	size_t			min_multi_recv;	/* FI_OPT_MIN_MULTI_RECV */
 	uint64_t		stat_unexp;
 	unsigned int		progress_calls;
 	size_t			ndirected;	/* posted directed receives */
 	int64_t			probe_ms;	/* 0: no probes */
 	struct wfi_list		dlink;		/* dom->eps */
 	struct wfi_cntr		*read_cntr, *write_cntr;
+	struct wfi_cntr		*rread_cntr, *rwrite_cntr;	/* FI_RMA_EVENT */
 	struct wfi_list		pending;	/* struct wfi_pend: RMA in flight */
 	uint64_t		next_id;
 	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
 	uint64_t		stat_reads, stat_atomics;
 	uint64_t		stat_served;	/* requests applied as target */
+	uint64_t		stat_dm_refused;	/* async Direct Map refusals */
+	size_t			ndm;	/* async Direct Map writes unresolved */
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
@@ -267,6 +286,17 @@ struct wfi_pend {
 	struct iovec		res[WFI_IOV_LIMIT];	/* where the reply's data goes */
 	size_t			nres;
 	size_t			reslen;
+	/* An async Direct Map write (dm): its message is the dm_idx'th the
+	 * kernel queued to the target (wpi_tx_messages); it is resolved once
+	 * the target acknowledged that many, or refused on the error queue,
+	 * and then (resend) sent again the software way from wiov/wrma. */
+	bool			dm, dm_acked, resend;
+	uint64_t		dm_idx;
+	struct iovec		wiov[WFI_IOV_LIMIT];
+	size_t			nwiov;
+	struct wfi_rma		wrma;
+	bool			whas_data;
+	uint64_t		wdata;
 };
 
 extern struct fi_provider wfi_prov;
@@ -313,6 +343,9 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
+void wfi_ep_progress_n(struct wfi_ep *ep, size_t want);
+unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match);
+bool wfi_failed_by_report(struct wfi_ep *ep, int err);
 int wfi_map_errno(int err);
 size_t wfi_iov_total(const struct iovec *iov, size_t count);
 int64_t wfi_now_ms(void);
@@ -335,6 +368,9 @@ void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 		      const struct sockaddr_in *from);
 void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			 int err);
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+			     int err, unsigned int count);
+void wfi_rma_dm_progress(struct wfi_ep *ep);
 void wfi_rma_free(struct wfi_ep *ep);
 uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
 int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr);

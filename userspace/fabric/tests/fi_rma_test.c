@@ -11,15 +11,21 @@
  * of the application's (fi_write goes through the target's progress).
  * The client writes (and with remote CQ data), reads back, runs atomics
  * of several types and operations checking every fetched value, and
- * provokes errors (unknown key, out of range, a read-only MR) that must
- * come back as error completions, and writes into two MRs that share a
- * page (with the provider's keys only the first becomes a Wind region:
- * the write into the second is refused by the target's kernel and must
- * go the software way); the server then checks its memory and the
- * FI_REMOTE_CQ_DATA completion and reports back.  Last, the server
- * closes its endpoint and removes FILE, and a read the client posts then
- * must complete in error (Wind reports the closed port), not hang.  Exit
- * status 0 when every check passed; each failure prints "FAIL: ...".
+ * provokes errors (unknown key, a write and a read out of range, a
+ * read-only MR) that must come back as error completions of those
+ * operations only (with the provider's keys the bad writes are Direct
+ * Map messages the target's kernel refuses asynchronously, on the error
+ * queue), a read of the same peer succeeding after them, and writes
+ * into two MRs that share a page (with the provider's keys only the
+ * first becomes a Wind region: the second's key is no Direct Map key,
+ * and the write into it goes the software way); the server then checks
+ * its memory, the FI_REMOTE_CQ_DATA completion and its FI_RMA_EVENT
+ * counters (the endpoint's remote writes and reads, the MR's remote
+ * writes: exactly the operations that succeeded), and reports back.
+ * Last, the server closes its endpoint and removes FILE, and a read the
+ * client posts then must complete in error (Wind reports the closed
+ * port), not hang.  Exit status 0 when every check passed; each failure
+ * prints "FAIL: ...".
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -88,15 +94,17 @@ static void setup(void)
 	struct fi_av_attr ava = { .type = FI_AV_TABLE };
 	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_DATA };
 
-	hints->caps = FI_MSG | FI_RMA | FI_ATOMIC;
+	hints->caps = FI_MSG | FI_RMA | FI_ATOMIC | FI_RMA_EVENT;
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->fabric_attr->prov_name = strdup("wind");
 	hints->domain_attr->mr_mode = prov_keys ? FI_MR_PROV_KEY : 0;
 	hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
 	CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info));
 	fi_freeinfo(hints);
-	if (!(info->caps & FI_RMA) || !(info->caps & FI_ATOMIC))
-		FAIL("caps %#llx lack FI_RMA or FI_ATOMIC", (unsigned long long)info->caps);
+	if (!(info->caps & FI_RMA) || !(info->caps & FI_ATOMIC) ||
+	    !(info->caps & FI_RMA_EVENT))
+		FAIL("caps %#llx lack FI_RMA, FI_ATOMIC or FI_RMA_EVENT",
+		     (unsigned long long)info->caps);
 	if (prov_keys != !!(info->domain_attr->mr_mode & FI_MR_PROV_KEY))
 		FAIL("mr_mode %#x", info->domain_attr->mr_mode);
 	if (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
@@ -181,6 +189,20 @@ static void must_fail(void *ctx, const char *what)
 		printf("# %s: %s, as it should\n", what, fi_strerror(e.err));
 }
 
+/* must_fail(), and the error must be @want */
+static void must_fail_with(void *ctx, const char *what, int want)
+{
+	struct fi_cq_err_entry e;
+
+	if (!complete(ctx, 0, &e))
+		FAIL("%s succeeded", what);
+	else if (e.err != want)
+		FAIL("%s: error %s (%d), not %s", what, fi_strerror(e.err),
+		     e.err, fi_strerror(want));
+	else
+		printf("# %s: %s, as it should\n", what, fi_strerror(e.err));
+}
+
 static char *page_buf(void)
 {
 	char *p;
@@ -195,6 +217,8 @@ static int server(const char *file)
 {
 	char *mem = page_buf(), *ro = page_buf(), *ov = page_buf();
 	struct fid_mr *mr, *romr, *ovmr[2];
+	struct fid_cntr *rwc, *rrc, *mwc;
+	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP };
 	struct srvinfo si;
 	size_t len = sizeof(si.name);
 	struct fi_cq_data_entry c;
@@ -216,8 +240,17 @@ static int server(const char *file)
 	a[5] = 77;		/* ATOMIC_WRITE */
 	for (i = 0; i < 16; i++)
 		a[16 + i] = i;	/* vector SUM */
+	/* FI_RMA_EVENT: the endpoint counts remote writes and reads, the
+	 * MR the remote writes into it (Direct Map ones included) */
+	CHECK(fi_cntr_open(domain, &ca, &rwc, NULL));
+	CHECK(fi_cntr_open(domain, &ca, &rrc, NULL));
+	CHECK(fi_cntr_open(domain, &ca, &mwc, NULL));
+	CHECK(fi_ep_bind(ep, &rwc->fid, FI_REMOTE_WRITE));
+	CHECK(fi_ep_bind(ep, &rrc->fid, FI_REMOTE_READ));
 	CHECK(fi_mr_reg(domain, mem, MRLEN, FI_REMOTE_READ | FI_REMOTE_WRITE,
-			0, 1, 0, &mr, NULL));
+			0, 1, FI_RMA_EVENT, &mr, NULL));
+	CHECK(fi_mr_bind(mr, &mwc->fid, FI_REMOTE_WRITE));
+	CHECK(fi_mr_enable(mr));
 	CHECK(fi_mr_reg(domain, ro, MRLEN, FI_REMOTE_READ, 0, 2, 0, &romr, NULL));
 	CHECK(fi_mr_reg(domain, ov, 8192, FI_REMOTE_WRITE, 0, 3, 0, &ovmr[0], NULL));
 	CHECK(fi_mr_reg(domain, ov + 4096, 4096, FI_REMOTE_WRITE, 0, 4, 0,
@@ -253,6 +286,22 @@ static int server(const char *file)
 	}
 	if (!got_data)
 		FAIL("no FI_REMOTE_CQ_DATA completion for fi_writedata");
+	/* the remote operations that succeeded: writes: fi_write,
+	 * fi_writedata, 12 atomics that write, 2 into the MRs sharing a
+	 * page; reads: 3 of the MR, 1 of the read-only one, 1 ATOMIC_READ;
+	 * into the MR: the 2 writes and the 12 atomics */
+	printf("# server: FI_RMA_EVENT counters: remote writes %llu, remote reads %llu, writes into the MR %llu\n",
+	       (unsigned long long)fi_cntr_read(rwc),
+	       (unsigned long long)fi_cntr_read(rrc),
+	       (unsigned long long)fi_cntr_read(mwc));
+	if (fi_cntr_read(rwc) != 16 || fi_cntr_read(rrc) != 5 ||
+	    fi_cntr_read(mwc) != 14)
+		FAIL("server: FI_RMA_EVENT counters %llu %llu %llu, want 16 5 14",
+		     (unsigned long long)fi_cntr_read(rwc),
+		     (unsigned long long)fi_cntr_read(rrc),
+		     (unsigned long long)fi_cntr_read(mwc));
+	if (fi_cntr_readerr(rwc) || fi_cntr_readerr(rrc) || fi_cntr_readerr(mwc))
+		FAIL("server: FI_RMA_EVENT error counts");
 	for (i = 0; i < W_LEN; i++)
 		if ((unsigned char)mem[W_OFF + i] != pat(3, i)) {
 			FAIL("server: fi_write byte %d is %#x", i, mem[W_OFF + i] & 0xff);
@@ -297,6 +346,11 @@ static int server(const char *file)
 	fi_close(&romr->fid);
 	fi_close(&ovmr[0]->fid);
 	fi_close(&ovmr[1]->fid);
+	fi_close(&ep->fid);
+	ep = NULL;
+	fi_close(&rwc->fid);
+	fi_close(&rrc->fid);
+	fi_close(&mwc->fid);
 	printf("# server: %d failures\n", failures);
 	return failures ? 1 : 0;
 }
@@ -436,9 +490,23 @@ static int client(const char *file)
 	    -FI_EOPNOTSUPP)
 		FAIL("fi_atomic DOUBLE BXOR was taken");
 
-	/* errors come back as error completions */
+	/* errors come back as error completions.  With the provider's keys
+	 * the two writes are async Direct Map messages that the target's
+	 * kernel refuses (EACCES, ERANGE on the error queue): each must fail
+	 * only itself, with the target's own verdict, and the peer stays */
 	POST(fi_write(ep, buf, 64, NULL, s, 0, key ^ 0x5a5a0000ULL, &ctx));
-	must_fail(&ctx, "fi_write with a wrong key");
+	must_fail_with(&ctx, "fi_write with a wrong key", FI_EKEYREJECTED);
+	POST(fi_write(ep, buf, 64, NULL, s, MRLEN + 8192, key, &ctx));
+	must_fail_with(&ctx, "fi_write past the MR's pages", FI_EINVAL);
+	memset(rd, 0, R_LEN);
+	POST(fi_read(ep, rd, R_LEN, NULL, s, R_OFF, key, &ctx));
+	must_ok(&ctx, FI_RMA | FI_READ, "fi_read after the refused writes");
+	for (i = 0; i < R_LEN; i++)
+		if ((unsigned char)rd[i] != pat(9, i)) {
+			FAIL("fi_read after the refused writes: byte %d is %#x",
+			     i, rd[i] & 0xff);
+			break;
+		}
 	POST(fi_read(ep, rd, 64, NULL, s, MRLEN - 32, key, &ctx));
 	must_fail(&ctx, "fi_read past the MR's end");
 	POST(fi_write(ep, buf, 64, NULL, s, 0, si.rokey, &ctx));

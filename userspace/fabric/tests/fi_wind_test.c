@@ -36,6 +36,11 @@
 #define NORDER		16
 #define NMANY		256
 #define TIMEOUT_MS	60000
+#define MULTI_LEN	2100	/* FI_MULTI_RECV buffer: exactly the 5 messages */
+#define MULTI_MIN	200	/* FI_OPT_MIN_MULTI_RECV */
+
+/* the messages into the multi-receive buffer: two before it is posted */
+static const size_t multi_size[5] = { 100, 0, 1000, 300, 700 };
 
 static int failures;
 static struct fi_info *info;
@@ -220,7 +225,8 @@ static void setup(void)
 	struct fi_info *hints = fi_allocinfo();
 	struct fi_av_attr ava = { .type = FI_AV_TABLE };
 
-	hints->caps = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SOURCE;
+	hints->caps = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SOURCE |
+		      FI_MULTI_RECV;
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->fabric_attr->prov_name = strdup("wind");
 	hints->domain_attr->av_type = FI_AV_TABLE;
@@ -230,6 +236,9 @@ static void setup(void)
 		fail("provider %s", info->fabric_attr->prov_name);
 		exit(1);
 	}
+	if (!(info->caps & FI_MULTI_RECV) || !(info->rx_attr->caps & FI_MULTI_RECV))
+		fail("FI_MULTI_RECV not granted (caps %#llx)",
+		     (unsigned long long)info->caps);
 	if (info->ep_attr->max_msg_size < MAX_MSG)
 		fail("max_msg_size %zu < 16 MiB", info->ep_attr->max_msg_size);
 	CHECK(fi_fabric(info->fabric_attr, &fabric, NULL));
@@ -362,10 +371,28 @@ static int client(const char *file)
 	send_wait(&a, s, buf, 100, 0x600, true);
 	barrier(&a, s, 7);
 
-	/* 7: b closes; the server's directed receive from b must fail */
-	close_end(&b);
+	/* 7: multi-receive: two messages before the server posts its
+	 * buffer (a tagged mark behind them), three after it says so */
 	barrier(&a, s, 8);
+	for (i = 0; i < 5; i++) {
+		if (i == 2) {
+			struct fi_cq_tagged_entry c;
+			char none[1];
+			int ctx;
+
+			send_wait(&a, s, NULL, 0, 0x8ff, true);
+			CHECK(fi_trecv(a.ep, none, sizeof(none), NULL, s, 0x8fe, 0, &ctx));
+			expect(&a, &ctx, &c, NULL);
+		}
+		fill(buf, multi_size[i], 0x800 + i);
+		send_wait(&a, s, buf, multi_size[i], 0, false);
+	}
 	barrier(&a, s, 9);
+
+	/* 8: b closes; the server's directed receive from b must fail */
+	close_end(&b);
+	barrier(&a, s, 10);
+	barrier(&a, s, 11);
 
 	close_end(&a);
 	CHECK(fi_close(&av->fid));
@@ -538,9 +565,73 @@ static int server(const char *file)
 		printf("server: phase 6 (truncation, cancel) done\n");
 	}
 
-	/* 7: b is gone: a message to it is refused, and the directed
-	 * receive from it completes with an error instead of hanging */
+	/* 7: FI_MULTI_RECV: one buffer takes five untagged messages, each
+	 * at the offset where the one before it ended, and is released
+	 * (FI_MULTI_RECV) with the one that leaves less than
+	 * FI_OPT_MIN_MULTI_RECV bytes; two of them were unexpected */
 	barrier(&e, ca, 8);
+	{
+		char *mb = malloc(MULTI_LEN + 64);
+		struct iovec iov = { mb, MULTI_LEN };
+		struct fi_msg msg = {
+			.msg_iov = &iov, .iov_count = 1,
+			.addr = FI_ADDR_UNSPEC, .context = &ctx,
+		};
+		size_t min = MULTI_MIN, ol = sizeof(min), off = 0;
+		int k;
+
+		memset(mb, 0x5a, MULTI_LEN + 64);
+		/* behind the two untagged ones */
+		recv_check(&e, ca, 0x8ff, 0, 16, 0x8ff, 0, ca, "multi-receive mark");
+		CHECK(fi_setopt(&e.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV,
+				&min, sizeof(min)));
+		min = 0;
+		CHECK(fi_getopt(&e.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV,
+				&min, &ol));
+		if (min != MULTI_MIN || ol != sizeof(min))
+			fail("FI_OPT_MIN_MULTI_RECV reads %zu (len %zu)", min, ol);
+		CHECK(fi_recvmsg(e.ep, &msg, FI_MULTI_RECV));
+		for (k = 0; k < 5; k++) {
+			uint64_t want = FI_RECV | FI_MSG | (k == 4 ? FI_MULTI_RECV : 0);
+
+			if (k == 2)	/* the rest come after this */
+				send_wait(&e, ca, NULL, 0, 0x8fe, true);
+			expect(&e, &ctx, &c, &src);
+			if (c.len != multi_size[k] || (char *)c.buf != mb + off ||
+			    (c.flags & (FI_RECV | FI_MSG | FI_TAGGED | FI_MULTI_RECV)) != want ||
+			    src != ca || !check_bytes(mb + off, multi_size[k], 0x800 + k))
+				fail("multi-receive #%d: len %zu at offset %td (want %zu at %zu), flags %#llx (want %#llx), source %llu, or payload",
+				     k, c.len, (char *)c.buf - mb, multi_size[k], off,
+				     (unsigned long long)c.flags,
+				     (unsigned long long)want, (unsigned long long)src);
+			off += multi_size[k];
+		}
+		for (k = 0; k < 64; k++)
+			if (mb[MULTI_LEN + k] != 0x5a) {
+				fail("multi-receive wrote past its buffer (byte %d)", k);
+				break;
+			}
+		/* released: nothing left to cancel */
+		if (fi_cancel(&e.ep->fid, &ctx) != -FI_ENOENT)
+			fail("multi-receive: a released buffer was still posted");
+		/* a buffer cancelled is released, with FI_MULTI_RECV (one
+		 * directed at b, which sends nothing now: the client's next
+		 * barrier message may be here already) */
+		msg.addr = cb;
+		CHECK(fi_recvmsg(e.ep, &msg, FI_MULTI_RECV));
+		CHECK(fi_cancel(&e.ep->fid, &ctx));
+		if (wait_cq(&e, &c, &src, &err) != 1 || err.err != FI_ECANCELED ||
+		    err.op_context != &ctx || !(err.flags & FI_MULTI_RECV))
+			fail("multi-receive cancel: err %d flags %#llx", err.err,
+			     (unsigned long long)err.flags);
+		free(mb);
+		printf("server: phase 7 (multi-receive: 5 messages at their offsets, 2 unexpected, released by the last; cancel) done\n");
+	}
+	barrier(&e, ca, 9);
+
+	/* 8: b is gone: a message to it is refused, and the directed
+	 * receive from it completes with an error instead of hanging */
+	barrier(&e, ca, 10);
 	{
 		char small[8];
 		int sctx;
@@ -575,11 +666,11 @@ static int server(const char *file)
 			fail("dead peer: err %d (%s) prov %d", err.err,
 			     fi_strerror(err.err), err.prov_errno);
 		else
-			printf("server: phase 7 (dead peer: %s, prov_errno %d %s) done\n",
+			printf("server: phase 8 (dead peer: %s, prov_errno %d %s) done\n",
 			       fi_strerror(err.err), err.prov_errno,
 			       strerror(err.prov_errno));
 	}
-	barrier(&e, ca, 9);
+	barrier(&e, ca, 11);
 
 	close_end(&e);
 	CHECK(fi_close(&av->fid));
