@@ -258,11 +258,81 @@ int wind_test_encap(void)
 	return encap;
 }
 
+int wind_test_ipv6(void)
+{
+	static int ipv6 = -1;
+	const char *env, *name;
+	size_t n;
+
+	if (ipv6 >= 0)
+		return ipv6;
+	env = getenv("WIND_TEST_IPV6");
+	name = program_invocation_short_name;
+	n = strlen(name);
+	ipv6 = (env && !strcmp(env, "1")) ||
+	       (n > 5 && !strcmp(name + n - 5, "-ipv6"));
+	return ipv6;
+}
+
 size_t wind_max_single(void)
 {
-	/* UDP's 8-byte header comes out of every packet's payload */
+	/* UDP's 8-byte header comes out of every packet's payload, and
+	 * IPv6's header is 20 bytes longer than IPv4's
+	 */
 	return WIND_MAX_SINGLE_RAW -
-	       (wind_test_encap() == WIND_ENCAP_UDP ? 8 : 0);
+	       (wind_test_encap() == WIND_ENCAP_UDP ? 8 : 0) -
+	       (wind_test_ipv6() ? 20 : 0);
+}
+
+void wind_sa_set(wind_sa *sa, in_addr_t addr_be, uint16_t port)
+{
+	uint32_t a = ntohl(addr_be);
+
+	memset(sa, 0, sizeof(*sa));
+	if (!wind_test_ipv6()) {
+		wind_sin(&sa->sin, addr_be, port);
+		return;
+	}
+	sa->sin6.sin6_family = AF_INET6;
+	sa->sin6.sin6_port = htons(port);
+	/* a node's 10.77.0.N is its fd77::N; INADDR_ANY is :: */
+	if (a) {
+		sa->sin6.sin6_addr.s6_addr[0] = 0xfd;
+		sa->sin6.sin6_addr.s6_addr[1] = 0x77;
+		sa->sin6.sin6_addr.s6_addr[15] = a & 0xff;
+	}
+}
+
+uint16_t wind_sa_port(const wind_sa *sa)
+{
+	return ntohs(sa->sa.sa_family == AF_INET6 ? sa->sin6.sin6_port :
+						    sa->sin.sin_port);
+}
+
+void wind_sa_set_port(wind_sa *sa, uint16_t port)
+{
+	if (sa->sa.sa_family == AF_INET6)
+		sa->sin6.sin6_port = htons(port);
+	else
+		sa->sin.sin_port = htons(port);
+}
+
+int wind_sa_same(const wind_sa *a, const wind_sa *b)
+{
+	if (a->sa.sa_family != b->sa.sa_family)
+		return 0;
+	if (a->sa.sa_family == AF_INET6)
+		return a->sin6.sin6_port == b->sin6.sin6_port &&
+		       !memcmp(&a->sin6.sin6_addr, &b->sin6.sin6_addr,
+			       sizeof(a->sin6.sin6_addr));
+	return a->sin.sin_port == b->sin.sin_port &&
+	       a->sin.sin_addr.s_addr == b->sin.sin_addr.s_addr;
+}
+
+int wind_cmsg_is_recverr(const struct cmsghdr *c)
+{
+	return (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+	       (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR);
 }
 
 int wind_ns_encap(const char *ns)
@@ -291,6 +361,9 @@ static int topo_encap(int i)
 {
 	if (!i && wind_test_encap() == WIND_ENCAP_UDP)
 		printf("# %s: every node sends Wind inside UDP; IP protocol 253 is dropped on its way out\n",
+		       program_invocation_short_name);
+	if (!i && wind_test_ipv6())
+		printf("# %s: every Wind socket is AF_INET6, every node fd77::N: Wind over IPv6\n",
 		       program_invocation_short_name);
 	return wind_ns_encap(node_ns[i]);
 }
@@ -374,11 +447,17 @@ int wind_topo_setup(int n)
 		RUN_OR_FAIL("ip -n %s addr add 10.77.0.%d/24 dev eth0",
 			    node_ns[i], i + 1);
 		RUN_OR_FAIL("ip -n %s link set eth0 up", node_ns[i]);
+		if (wind_test_ipv6())
+			RUN_OR_FAIL("ip -n %s addr add fd77::%d/64 dev eth0 nodad",
+				    node_ns[i], i + 1);
 		for (j = 0; j < n; j++) {
 			if (j == i)
 				continue;
 			RUN_OR_FAIL("ip -n %s neigh replace 10.77.0.%d lladdr 02:77:00:00:00:%02x dev eth0 nud permanent",
 				    node_ns[i], j + 1, j + 1);
+			if (wind_test_ipv6())
+				RUN_OR_FAIL("ip -n %s neigh replace fd77::%d lladdr 02:77:00:00:00:%02x dev eth0 nud permanent",
+					    node_ns[i], j + 1, j + 1);
 		}
 	}
 
@@ -453,7 +532,8 @@ int wind_socket_in(const char *ns, int type, int proto)
 
 	if (wind_netns_enter(ns) < 0)
 		return -1;
-	fd = socket(AF_INET, type, proto);
+	fd = socket(type == SOCK_WIND && wind_test_ipv6() ? AF_INET6 : AF_INET,
+		    type, proto);
 	wind_netns_leave();
 	return fd;
 }
@@ -468,24 +548,27 @@ void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port)
 
 int wind_bound_socket(const char *ns, uint16_t port, struct sockaddr_in *bound)
 {
-	struct sockaddr_in sa;
-	socklen_t len = sizeof(sa);
+	socklen_t len = sizeof(wind_sa);
+	wind_sa sa;
 	int fd;
 
 	fd = wind_socket_in(ns, SOCK_WIND, 0);
 	if (fd < 0)
 		return -1;
-	wind_sin(&sa, htonl(INADDR_ANY), port);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+	wind_sa_set(&sa, htonl(INADDR_ANY), port);
+	if (bind(fd, &sa.sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, &sa.sa, &len) < 0) {
 		int e = errno;
 
 		close(fd);
 		errno = e;
 		return -1;
 	}
-	if (bound)
-		*bound = sa;
+	/* over IPv6 (the matrix), the port, as an IPv4 wildcard's */
+	if (bound && sa.sa.sa_family == AF_INET6)
+		wind_sin(bound, htonl(INADDR_ANY), wind_sa_port(&sa));
+	else if (bound)
+		*bound = sa.sin;
 	return fd;
 }
 

@@ -32,6 +32,33 @@
  * passes that did not go through UDP.
  */
 int wind_test_encap(void);		/* WIND_ENCAP_RAW or WIND_ENCAP_UDP */
+/*
+ * The IP version of the matrix.  Invoked as NAME-ipv6 (a link the
+ * Makefile makes for IPV6_MATRIX), or with WIND_TEST_IPV6=1, every node
+ * of wind_topo_setup() also has fd77::(i+1)/64, wind_socket_in() makes
+ * SOCK_WIND sockets AF_INET6, wind_bound_socket() binds them to [::]:port
+ * and wind_sa_set() names a node by its IPv6 address: the test's Wind
+ * packets are IPv6 packets.  1 or 0.
+ */
+int wind_test_ipv6(void);
+/* A Wind address of the matrix's family */
+typedef union {
+	struct sockaddr sa;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+} wind_sa;
+/*
+ * Node address addr_be (wind_node_addr(i), or INADDR_ANY) and port in the
+ * matrix's family: 10.77.0.N, or fd77::N over IPv6.
+ */
+void wind_sa_set(wind_sa *sa, in_addr_t addr_be, uint16_t port);
+uint16_t wind_sa_port(const wind_sa *sa);	/* host byte order */
+void wind_sa_set_port(wind_sa *sa, uint16_t port);
+/* Same family, address and port: 1, else 0 */
+int wind_sa_same(const wind_sa *a, const wind_sa *b);
+struct cmsghdr;
+/* A Wind error-queue report: SOL_IP/IP_RECVERR, or SOL_IPV6/IPV6_RECVERR */
+int wind_cmsg_is_recverr(const struct cmsghdr *c);
 size_t wind_max_single(void);
 /* The matrix's form in namespace ns (a topology of the test's own): 0 or -1 */
 int wind_ns_encap(const char *ns);

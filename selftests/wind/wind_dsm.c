@@ -39,7 +39,7 @@
 
 FIXTURE(dsm) {
 	int tx, rx;
-	struct sockaddr_in to;
+	wind_sa to;
 	size_t page;
 	unsigned char *map;		/* guard + region + guard */
 	unsigned char *region;
@@ -56,7 +56,7 @@ FIXTURE_SETUP(dsm)
 	ASSERT_GE(self->tx, 0);
 	self->rx = wind_bound_socket(wind_ns(1), PORT, NULL);
 	ASSERT_GE(self->rx, 0);
-	wind_sin(&self->to, wind_node_addr(1), PORT);
+	wind_sa_set(&self->to, wind_node_addr(1), PORT);
 	self->page = sysconf(_SC_PAGESIZE);
 	self->region_len = REGION_PAGES * self->page;
 	self->map_len = self->region_len + 2 * GUARD * self->page;
@@ -85,7 +85,7 @@ FIXTURE_TEARDOWN(dsm)
 }
 
 /* sendmsg of hdr + data with a WIND_CMSG_DSM */
-static ssize_t dsm_send(int fd, const struct sockaddr_in *to, int flags,
+static ssize_t dsm_send(int fd, const wind_sa *to, int flags,
 			__u32 mode, __u32 region, __u64 offset, __u64 key,
 			const void *hdr, size_t hdr_len,
 			const void *data, size_t data_len)
@@ -525,7 +525,7 @@ TEST_F(dsm, exit_with_regions_registered_unpins_everything)
 
 struct pump {
 	int fd;
-	struct sockaddr_in to;
+	wind_sa to;
 	volatile int stop;
 	int sent;
 };
@@ -572,11 +572,11 @@ TEST_F(dsm, delete_during_traffic_stops_all_writes)
 TEST_F(dsm, regions_are_per_socket)
 {
 	int other = wind_bound_socket(wind_ns(1), PORT + 1, NULL);
-	struct sockaddr_in to2;
+	wind_sa to2;
 	char data[16] = "not yours";
 
 	ASSERT_GE(other, 0);
-	wind_sin(&to2, wind_node_addr(1), PORT + 1);
+	wind_sa_set(&to2, wind_node_addr(1), PORT + 1);
 	/* the right id and key, but for another socket's region */
 	EXPECT_EQ(-1, dsm_send(self->tx, &to2, MSG_WIND_SYNC,
 			       WIND_DSM_DIRECT_MAP, REGION_ID, 0, KEY,
@@ -798,7 +798,7 @@ TEST_F(dsm, passed_socket_keeps_the_pages_pinned_past_exit)
 	/* the child is gone; its pages are still pinned and written */
 	EXPECT_EQ(acq0 + 8, vmstat("nr_foll_pin_acquired"));
 	EXPECT_EQ(rel0, vmstat("nr_foll_pin_released"));
-	self->to.sin_port = htons(PORT + 1);
+	wind_sa_set_port(&self->to, PORT + 1);
 	EXPECT_TRUE(direct_map(self, 79, KEY, 0, 2 * self->page, 61));
 	close(fd);
 	EXPECT_EQ(rel0 + 8, vmstat("nr_foll_pin_released"));

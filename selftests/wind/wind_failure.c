@@ -28,7 +28,7 @@
 FIXTURE(fail) {
 	int tx;			/* node0, unbound */
 	int rx;			/* node1, bound to PORT */
-	struct sockaddr_in to;
+	wind_sa to;
 };
 
 FIXTURE_SETUP(fail)
@@ -38,7 +38,7 @@ FIXTURE_SETUP(fail)
 	ASSERT_GE(self->tx, 0);
 	self->rx = wind_bound_socket(wind_ns(1), PORT, NULL);
 	ASSERT_GE(self->rx, 0);
-	wind_sin(&self->to, wind_node_addr(1), PORT);
+	wind_sa_set(&self->to, wind_node_addr(1), PORT);
 	/* a quick retry budget: 4 retries, RTO at most 250 ms */
 	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/retries", "4"));
 	ASSERT_EQ(0, wind_write_file_in(wind_ns(0), "/proc/sys/net/wind/rto_max_ms", "250"));
@@ -59,7 +59,7 @@ static void blackhole(struct __test_metadata *_metadata)
 }
 
 static int recv_err(int fd, struct sock_extended_err *ee,
-		    struct sockaddr_in *offender, struct sockaddr_in *name)
+		    wind_sa *offender, wind_sa *name)
 {
 	char cbuf[256];
 	struct iovec iov = { .iov_base = cbuf, .iov_len = 0 };
@@ -75,10 +75,13 @@ static int recv_err(int fd, struct sock_extended_err *ee,
 	if (!(msg.msg_flags & MSG_ERRQUEUE))
 		return -EINVAL;
 	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-		if (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) {
+		if (wind_cmsg_is_recverr(c)) {
+			size_t n = c->cmsg_len - CMSG_LEN(sizeof(*ee));
+
 			memcpy(ee, CMSG_DATA(c), sizeof(*ee));
+			memset(offender, 0, sizeof(*offender));
 			memcpy(offender, CMSG_DATA(c) + sizeof(*ee),
-			       sizeof(*offender));
+			       n < sizeof(*offender) ? n : sizeof(*offender));
 			return 0;
 		}
 	}
@@ -87,9 +90,9 @@ static int recv_err(int fd, struct sock_extended_err *ee,
 
 TEST_F(fail, sync_to_closed_port_is_refused)
 {
-	struct sockaddr_in nobody;
+	wind_sa nobody;
 
-	wind_sin(&nobody, wind_node_addr(1), PORT + 1);
+	wind_sa_set(&nobody, wind_node_addr(1), PORT + 1);
 	EXPECT_EQ(-1, sendto(self->tx, "x", 1, MSG_WIND_SYNC,
 			     (struct sockaddr *)&nobody, sizeof(nobody)));
 	EXPECT_EQ(ECONNREFUSED, errno);
@@ -101,12 +104,12 @@ TEST_F(fail, sync_to_closed_port_is_refused)
 TEST_F(fail, async_to_closed_port_reaches_error_queue)
 {
 	struct sock_extended_err ee;
-	struct sockaddr_in nobody, off, name;
+	wind_sa nobody, off, name;
 	int one = 1, err;
 	socklen_t len = sizeof(err);
 
 	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_RECVERR, &one, sizeof(one)));
-	wind_sin(&nobody, wind_node_addr(1), PORT + 2);
+	wind_sa_set(&nobody, wind_node_addr(1), PORT + 2);
 	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
 			    sizeof(nobody)));
 	ASSERT_GT(wind_poll(self->tx, POLLERR, 10000), 0);
@@ -114,10 +117,9 @@ TEST_F(fail, async_to_closed_port_reaches_error_queue)
 	EXPECT_EQ(ECONNREFUSED, ee.ee_errno);
 	EXPECT_EQ(SO_EE_ORIGIN_WIND, ee.ee_origin);
 	EXPECT_EQ(1, ee.ee_info);
-	EXPECT_EQ(AF_INET, off.sin_family);
-	EXPECT_EQ(nobody.sin_addr.s_addr, off.sin_addr.s_addr);
-	EXPECT_EQ(nobody.sin_port, off.sin_port);
-	EXPECT_EQ(nobody.sin_port, name.sin_port);
+	EXPECT_EQ(nobody.sa.sa_family, off.sa.sa_family);
+	EXPECT_TRUE(wind_sa_same(&nobody, &off));
+	EXPECT_EQ(wind_sa_port(&nobody), wind_sa_port(&name));
 	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
 	EXPECT_EQ(ECONNREFUSED, err);
 	/* the queue is empty now */
@@ -130,12 +132,12 @@ TEST_F(fail, async_to_closed_port_reaches_error_queue)
  */
 TEST_F(fail, pending_async_error_is_returned_once_by_next_send)
 {
-	struct sockaddr_in nobody;
+	wind_sa nobody;
 	char buf[8];
 	int err = -1;
 	socklen_t len = sizeof(err);
 
-	wind_sin(&nobody, wind_node_addr(1), PORT + 3);
+	wind_sa_set(&nobody, wind_node_addr(1), PORT + 3);
 	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
 			    sizeof(nobody)));
 	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 10000) & POLLERR);
@@ -165,11 +167,11 @@ TEST_F(fail, pending_async_error_is_returned_once_by_next_send)
  */
 TEST_F(fail, async_error_read_by_so_error_is_not_returned_again)
 {
-	struct sockaddr_in nobody;
+	wind_sa nobody;
 	int err = -1;
 	socklen_t len = sizeof(err);
 
-	wind_sin(&nobody, wind_node_addr(1), PORT + 4);
+	wind_sa_set(&nobody, wind_node_addr(1), PORT + 4);
 	ASSERT_EQ(1, sendto(self->tx, "x", 1, 0, (struct sockaddr *)&nobody,
 			    sizeof(nobody)));
 	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 10000) & POLLERR);
@@ -242,7 +244,7 @@ TEST_F(fail, sync_to_blackhole_times_out_within_bound)
 TEST_F(fail, async_to_blackhole_reports_lost_count)
 {
 	struct sock_extended_err ee;
-	struct sockaddr_in off, name;
+	wind_sa off, name;
 	int one = 1, i, err;
 	socklen_t len = sizeof(err);
 
@@ -256,8 +258,7 @@ TEST_F(fail, async_to_blackhole_reports_lost_count)
 	EXPECT_EQ(ETIMEDOUT, ee.ee_errno);
 	EXPECT_EQ(SO_EE_ORIGIN_WIND, ee.ee_origin);
 	EXPECT_EQ(5, ee.ee_info);
-	EXPECT_EQ(self->to.sin_addr.s_addr, off.sin_addr.s_addr);
-	EXPECT_EQ(self->to.sin_port, off.sin_port);
+	EXPECT_TRUE(wind_sa_same(&self->to, &off));
 	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_ERROR, &err, &len));
 	EXPECT_EQ(ETIMEDOUT, err);
 	/* nothing of it reached the receiver */
@@ -345,7 +346,7 @@ TEST_F_TIMEOUT(fail, sixteen_mib_message_arrives_intact, 900)
 
 struct slow_sender {
 	int fd;
-	struct sockaddr_in to;
+	wind_sa to;
 	int sent;		/* written by the sender, read after join */
 	volatile int progress;
 };

@@ -50,7 +50,7 @@ static size_t msg_size(unsigned int i)
 
 struct sender {
 	int fd;
-	struct sockaddr_in to;
+	wind_sa to;
 	unsigned int first, count, stride;
 	int err;
 };
@@ -211,7 +211,7 @@ TEST_F_TIMEOUT(reliable, exactly_once_in_order, 900)
 		for (i = 0; i < variant->senders; i++) {
 			snd[i].fd = wind_socket_in(wind_ns(i + 1), SOCK_WIND, 0);
 			ASSERT_GE(snd[i].fd, 0);
-			wind_sin(&snd[i].to, wind_node_addr(0), PORT);
+			wind_sa_set(&snd[i].to, wind_node_addr(0), PORT);
 			snd[i].first = i;
 			snd[i].stride = variant->senders;
 			snd[i].count = variant->messages / variant->senders;
@@ -236,7 +236,7 @@ TEST_F_TIMEOUT(reliable, exactly_once_in_order, 900)
 		rfd[i] = wind_bound_socket(wind_ns(i + 1), PORT, NULL);
 		ASSERT_GE(rfd[i], 0);
 		snd[i].fd = snd[0].fd;
-		wind_sin(&snd[i].to, wind_node_addr(i + 1), PORT);
+		wind_sa_set(&snd[i].to, wind_node_addr(i + 1), PORT);
 		snd[i].first = 0;
 		snd[i].stride = 1;
 		snd[i].count = variant->messages / variant->receivers;
