@@ -252,7 +252,10 @@ static bool route_ok(struct wind_peer *peer)
 {
 	if (peer->dst && !peer->dst->obsolete)
 		return true;
-	if (peer->dst && dst_check(peer->dst, 0))
+	/* an IPv6 route is always "obsolete": it checks the cookie of
+	 * the lookup that found it, as TCP's and UDP's do
+	 */
+	if (peer->dst && dst_check(peer->dst, peer->dst_cookie))
 		return true;
 	return wind_peer_route(peer) == 0;
 }

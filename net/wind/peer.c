@@ -143,6 +143,7 @@ static int peer_route6(struct wind_peer *peer)
 		return PTR_ERR(dst);
 	dst_release(peer->dst);
 	peer->dst = dst;
+	peer->dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
 	peer->saddr6 = fl6.saddr;
 	peer->udp = udp;
 	mtu = dst_mtu(dst);

@@ -209,6 +209,7 @@ struct wind_peer {
 	u32 mss;			/* payload bytes per data packet */
 	u32 challenge_at;		/* jiffies of our last CHALLENGE, or 0 */
 	struct dst_entry *dst;		/* cached route */
+	u32 dst_cookie;			/* an IPv6 route's, for dst_check() */
 	unsigned long last_active;	/* jiffies of the last packet either way */
 
 	/* send side */
