@@ -320,23 +320,32 @@ if want encap; then
 fi
 
 # IPv6: Wind raw over IPv4 (the reference), raw over IPv6 and inside UDP
-# over IPv6, in rounds, back to back; UDP and TCP over the same IP
-# version beside each.  The IPv6 servers are IPv6-only, on the same ports.
+# over IPv6, in rounds; within a round each row runs in the three forms
+# back to back (seconds apart: a ratio to raw IPv4 pairs runs of the same
+# round and row); UDP and TCP over the same IP version beside each.  The
+# IPv6 servers are IPv6-only, on the same ports.
 if want ipv6; then
 	for p in $PROTOS; do
 		start_server "$p-v6" -6 -p "$p" -P 5001
 	done
 	for ROUND in $(seq "$ENCAPROUNDS"); do
-		for form in raw4 raw6 udp6; do
-			case $form in
-			raw4) SERVER=$IPB ;;
-			*) SERVER=$IP6B ;;
+		for test in rtt rr bulk; do
+			case $test in
+			rtt) args="-t rtt -m 32"; what="ping-pong 32 B" ;;
+			rr) args="-t rr -q 64 -m 8192"; what="page fetch 64 B / 8 KiB" ;;
+			bulk) args="-t bulk -m 65536"; what="bulk 64 KiB" ;;
 			esac
-			ina sysctl -qw net.wind.encap=$([ $form = udp6 ] && echo 1 || echo 0)
-			row "ipv6 round $ROUND/$ENCAPROUNDS, Wind $form: ping-pong 32 B, page fetch, bulk 64 KiB"
-			run "ipv6-$form-rtt" null $ALL -P 5001 -t rtt -m 32 $LOSSRUN
-			run "ipv6-$form-rr" null $ALL -P 5001 -t rr -q 64 -m 8192 $LOSSRUN
-			run "ipv6-$form-bulk" null $ALL -P 5001 -t bulk -m 65536 $LOSSRUN
+			# the three forms of a row seconds apart
+			row "ipv6 round $ROUND/$ENCAPROUNDS, $what: Wind raw IPv4, raw IPv6, IPv6 inside UDP"
+			for form in raw4 raw6 udp6; do
+				case $form in
+				raw4) SERVER=$IPB ;;
+				*) SERVER=$IP6B ;;
+				esac
+				ina sysctl -qw net.wind.encap=$([ $form = udp6 ] && echo 1 || echo 0)
+				say "   $form:"
+				run "ipv6-$form-$test" null $ALL -P 5001 $args $LOSSRUN
+			done
 		done
 	done
 	ROUND=
