@@ -296,6 +296,40 @@ def targets(R, meta):
               "within 5% of raw Wind; bulk 64 KiB still >= 1.0x UDP",
               "; ".join(parts) if parts else "not measured",
               ok and ru is not None and ru >= 1.0))
+    # 10, 11. IPv6, raw and inside UDP, against raw IPv4 Wind, same run
+    if R.get("ipv6-raw4-rtt", "wind", 32):
+        t.extend(ipv6_targets(R))
+    return t
+
+
+def ipv6_targets(R):
+    """Wind over IPv6, raw and inside UDP: each row within 5% of raw
+    IPv4 Wind (per-round ratios), and bulk 64 KiB's lead over UDP kept
+    as issue 15 put it for Wind inside UDP: Wind over IPv6 >= 1.0x UDP
+    over IPv6 (raw IPv4 Wind / UDP over IPv4 shown beside it)."""
+    t = []
+    w4, u4 = (R.get("ipv6-raw4-bulk", p, 65536) for p in ("wind", "udp"))
+    lead4 = ratio(w4, u4)
+    for form, name in (("raw6", "Wind over IPv6, raw"),
+                       ("udp6", "Wind over IPv6, inside UDP")):
+        parts, ok = [], True
+        for label, key, size, reply, higher in ENCAP_ROWS:
+            ref = R.get(f"ipv6-raw4-{key}", "wind", size, reply)
+            w6 = R.get(f"ipv6-{form}-{key}", "wind", size, reply)
+            r = ratio(w6, ref)
+            if r is None:
+                ok = False
+                continue
+            good = r >= 0.95 if higher else r <= 1.05
+            parts.append(f"{label}: {r:.2f}x raw IPv4{'' if good else ' (not met)'}")
+            ok = ok and good
+        w6, u6 = (R.get(f"ipv6-{form}-bulk", p, 65536) for p in ("wind", "udp"))
+        lead6 = ratio(w6, u6)
+        kept = lead6 is not None and lead6 >= 1.0
+        parts.append(f"bulk {rfmt(lead6)}x UDP over IPv6 (raw IPv4: {rfmt(lead4)}x UDP over IPv4)"
+                     + ("" if kept else " (not met)"))
+        t.append((name, "within 5% of raw IPv4 Wind; bulk 64 KiB still >= 1.0x UDP "
+                  "over IPv6", "; ".join(parts), ok and kept))
     return t
 
 
@@ -545,6 +579,42 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
               f"{rfmt(ratio(enc, raw))} | {rfmt(ratio(enc, u))} | {rfmt(ratio(enc, c))} |")
         w("")
 
+    if R.get("ipv6-raw4-rtt", "wind", 32):
+        w("## IPv6, raw and inside UDP\n")
+        w("Each round runs each row with Wind raw over IPv4 (the reference), "
+          "raw over IPv6 and inside UDP over IPv6 (`net.wind.encap=1`), back to back, "
+          "UDP and TCP over the same IP version beside each; the ratios to raw IPv4 "
+          "Wind are medians of per-round ratios. IPv6 servers are IPv6-only "
+          "(`IPV6_V6ONLY`), addresses fd99::1 and fd99::2 (`nodad`). UDP's 64 KiB "
+          "row sends 65507 B datagrams over both versions.\n")
+        w("| row | Wind IPv4 raw | Wind IPv6 raw | Wind IPv6 in UDP | UDP IPv6 | TCP IPv6 | "
+          "IPv6 raw / IPv4 | IPv6 in UDP / IPv4 | UDP IPv6 / IPv4 | TCP IPv6 / IPv4 |")
+        w("|---|---|---|---|---|---|---|---|---|---|")
+        for label, key, size, reply, _ in ENCAP_ROWS:
+            w4, u4, c4 = (R.get(f"ipv6-raw4-{key}", p, size, reply) for p in PROTOS)
+            w6, u6, c6 = (R.get(f"ipv6-raw6-{key}", p, size, reply) for p in PROTOS)
+            e6 = R.get(f"ipv6-udp6-{key}", "wind", size, reply)
+            w(f"| {label} | {cell(w4)} | {cell(w6)} | {cell(e6)} | {cell(u6)} | {cell(c6)} | "
+              f"{rfmt(ratio(w6, w4))} | {rfmt(ratio(e6, w4))} | {rfmt(ratio(u6, u4))} | "
+              f"{rfmt(ratio(c6, c4))} |")
+        w("\nWind beside UDP and TCP over the same IP version (per-round ratios; "
+          "UDP and TCP over IPv6 from the raw IPv6 rounds' runs):\n")
+        w("| row | Wind IPv4 / UDP IPv4 | Wind IPv4 / TCP IPv4 | Wind IPv6 / UDP IPv6 | "
+          "Wind IPv6 / TCP IPv6 | Wind IPv6 in UDP / UDP IPv6 | Wind IPv6 in UDP / TCP IPv6 |")
+        w("|---|---|---|---|---|---|---|")
+        for label, key, size, reply, _ in ENCAP_ROWS:
+            w4, u4, c4 = (R.get(f"ipv6-raw4-{key}", p, size, reply) for p in PROTOS)
+            w6, u6, c6 = (R.get(f"ipv6-raw6-{key}", p, size, reply) for p in PROTOS)
+            e6, eu6, ec6 = (R.get(f"ipv6-udp6-{key}", p, size, reply) for p in PROTOS)
+            w(f"| {label} | {rfmt(ratio(w4, u4))} | {rfmt(ratio(w4, c4))} | "
+              f"{rfmt(ratio(w6, u6))} | {rfmt(ratio(w6, c6))} | "
+              f"{rfmt(ratio(e6, eu6))} | {rfmt(ratio(e6, ec6))} |")
+        w("\nTargets (below): each IPv6 row within 5% of raw IPv4 Wind, and the bulk "
+          "row's lead over UDP kept (Wind >= 1.0x UDP over IPv6).\n")
+        for row, target, measured, met in ipv6_targets(R):
+            w(f"- {row}: {measured}: **{'met' if met else 'NOT MET'}**")
+        w("")
+
     if losses:
         w("## Under loss (netem on both ends, one MTU-sized segment per skb)\n")
         w("`tc netem loss X% limit 10000` on both veth ends (data and ACKs alike) and "
@@ -644,7 +714,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
           f"({b2.get('date')}): a busy-polling receiver, and perftest's busy-polled "
           "completion queue, spin on a vCPU of their own.\n")
         L.extend(br)
-    w("## Targets (issue 6, issue 15's encapsulation, issue 16)\n")
+    w("## Targets (issue 6, issue 15's encapsulation and IPv6, issue 16)\n")
     w("| row | target | measured | met |")
     w("|---|---|---|---|")
     for row, target, measured, met in tg:

@@ -15,10 +15,12 @@
 #  | windperf -c (wind|udp|tcp) |               | windperf -s wind  :5001    |
 #  | iperf3 -c                  |               | windperf -s udp   :5001    |
 #  |                            |               | windperf -s tcp   :5001    |
+#  |                            |               | windperf -s -6 (3) :5001   |
 #  |                            |               | windperf -s -n 256 :6001.. |
 #  |                            |               | windperf -s -n 1000 :20001 |
 #  |                            |               | iperf3 -s         :5201    |
 #  |  eth0 10.99.0.1/24         |  veth pair    |         10.99.0.2/24 eth0  |
+#  |  [ipv6 rows: fd99::1/64]   |               |   [ipv6 rows: fd99::2/64]  |
 #  |  [netem loss X%]  ---------+---------------+---------  [netem loss X%] |
 #  +----------------------------+   MTU 1500    +----------------------------+
 #
@@ -53,8 +55,15 @@
 # rxe.jsonl (perftest and pagecost) and raw.jsonl (windperf); a kernel on
 # which Soft-RoCE cannot run gets "n/a (reason)".
 #
+# The ipv6 rows give both eth0 an IPv6 address too (fd99::1/64 and
+# fd99::2/64, nodad), start IPv6-only servers (windperf -s -6, IPV6_V6ONLY)
+# beside the IPv4 ones on the same ports, and run in rounds: Wind raw
+# over IPv4 (the reference), raw over IPv6, inside UDP over IPv6
+# (net.wind.encap=1 in the client's netns), back to back, each with UDP
+# and TCP over the same IP version beside it.
+#
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk rr peers encap loss iperf mem busy rxe"
+# WIND_BENCH_ONLY="rtt sync bulk rr peers encap ipv6 loss iperf mem busy rxe"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -66,10 +75,12 @@ A=wbench-a
 B=wbench-b
 IPA=10.99.0.1
 IPB=10.99.0.2
+IP6A=fd99::1
+IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap loss iperf mem busy rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap ipv6 loss iperf mem busy rxe}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -137,6 +148,11 @@ for _ in $(seq 500); do
 	sleep 0.01
 done
 ip netns exec $A ping -c 1 -W 2 $IPB >/dev/null || die "no connectivity over the veth"
+if want ipv6; then
+	ip -n $A addr add $IP6A/64 dev eth0 nodad &&
+	ip -n $B addr add $IP6B/64 dev eth0 nodad || die "cannot add the IPv6 addresses"
+	ip netns exec $A ping -6 -c 1 -W 2 $IP6B >/dev/null || die "no IPv6 connectivity over the veth"
+fi
 
 ina() { ip netns exec $A "$@"; }
 inb() { ip netns exec $B "$@"; }
@@ -176,12 +192,13 @@ nrows=0
 nruns=0
 # run ROW LOSS PROTOS WINDPERF-ARGS...: one windperf client for the
 # protocols (comma-separated; their repetitions alternate), one JSON line
-# per protocol, tagged with the row and the loss
+# per protocol, tagged with the row and the loss; to $SERVER (default
+# B's IPv4 address)
 run() {
 	local row=$1 loss=$2 protos=$3 out rc line proto
 	shift 3
 	nruns=$((nruns + 1))
-	out=$(ina "${PIN_A[@]}" "$WP" -c $IPB -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
+	out=$(ina "${PIN_A[@]}" "$WP" -c "${SERVER:-$IPB}" -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
 	rc=$?
 	if [ $rc -ne 0 ] || [ -z "$out" ]; then
 		say "    $protos: FAILED (exit $rc; see bench/results/errors.log)"
@@ -343,6 +360,43 @@ if want encap; then
 	done
 	ROUND=
 	ina sysctl -qw net.wind.encap=0
+fi
+
+# IPv6: Wind raw over IPv4 (the reference), raw over IPv6 and inside UDP
+# over IPv6, in rounds; within a round each row runs in the three forms
+# back to back (seconds apart: a ratio to raw IPv4 pairs runs of the same
+# round and row); UDP and TCP over the same IP version beside each.  The
+# IPv6 servers are IPv6-only, on the same ports.
+if want ipv6; then
+	for p in $PROTOS; do
+		start_server "$p-v6" -6 -p "$p" -P 5001
+	done
+	for ROUND in $(seq "$ENCAPROUNDS"); do
+		for test in rtt rr bulk; do
+			case $test in
+			rtt) args="-t rtt -m 32"; what="ping-pong 32 B" ;;
+			rr) args="-t rr -q 64 -m 8192"; what="page fetch 64 B / 8 KiB" ;;
+			bulk) args="-t bulk -m 65536"; what="bulk 64 KiB" ;;
+			esac
+			# the three forms of a row seconds apart
+			row "ipv6 round $ROUND/$ENCAPROUNDS, $what: Wind raw IPv4, raw IPv6, IPv6 inside UDP"
+			for form in raw4 raw6 udp6; do
+				case $form in
+				raw4) SERVER=$IPB ;;
+				*) SERVER=$IP6B ;;
+				esac
+				ina sysctl -qw net.wind.encap=$([ $form = udp6 ] && echo 1 || echo 0)
+				say "   $form:"
+				run "ipv6-$form-$test" null $ALL -P 5001 $args $LOSSRUN
+			done
+		done
+	done
+	ROUND=
+	SERVER=
+	ina sysctl -qw net.wind.encap=0
+	for _ in $PROTOS; do
+		stop_last_server
+	done
 fi
 
 # The loss rows run in rounds.  A round runs each row (bulk 1, 8 and 64

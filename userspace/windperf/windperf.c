@@ -2,14 +2,24 @@
 /*
  * windperf: Wind beside UDP and TCP, in the style of netperf/iperf3.
  *
- *   windperf -s -p PROTO [-P PORT] [-n N] [-b BYTES]
- *   windperf -c HOST -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N] [-r REPS]
- *            [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS] [-W SECS] [-j]
+ *   windperf -s [-6] -p PROTO [-P PORT] [-n N] [-b BYTES]
+ *   windperf -c HOST [-6] -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N]
+ *            [-r REPS] [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS]
+ *            [-W SECS] [-j]
  *
  * PROTO is wind, udp or tcp; one code path serves all three: a message is
  * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
  * the payload for TCP (TCP_NODELAY, received through a buffer).  Every
  * message starts with a 16-byte struct wp_hdr telling the server what to do.
+ *
+ * IPv4 or IPv6, for the three alike.  HOST is a numeric address of either
+ * family (an IPv6 link-local one with its %scope); an IPv6 address makes
+ * the client's sockets AF_INET6, as -6 does, and with -6 an IPv4 address
+ * is reached as a v4-mapped one (::ffff:a.b.c.d) from a dual-stack
+ * AF_INET6 socket.  A server with -6 binds AF_INET6 sockets to [::] with
+ * IPV6_V6ONLY: it serves IPv6 only, beside an IPv4 server of the same
+ * protocol and port.  Counters over IPv6: UDP's and the fragments from
+ * /proc/net/snmp6 (TCP's and Wind's count both families).
  *
  * Tests (-t):
  *   rtt    ping-pong, -m sizes (default 16,32,128,1024): time per exchange
@@ -48,6 +58,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -104,7 +115,7 @@ struct ctx {
 	enum proto proto;
 	int n;				/* peers (server: sockets) */
 	int *fd;			/* TCP: one per peer; else fd[0] */
-	struct sockaddr_in *addr;	/* the peers (client) */
+	struct sockaddr_storage *addr;	/* the peers (client) */
 	struct rbuf *rb;		/* TCP: one per peer */
 	char *buf;			/* receive buffer (Wind, UDP) */
 };
@@ -121,7 +132,9 @@ static struct {
 	int nks;
 	int reply;
 	int udp_timeout_ms;
-} opt = { .reps = 5, .secs = 1.0, .udp_timeout_ms = 20 };
+	int family;		/* AF_INET, or AF_INET6 (-6) */
+	bool wire6;		/* client: the peer is IPv6 on the wire */
+} opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20 };
 
 static _Noreturn void die(const char *fmt, ...)
 {
@@ -160,10 +173,11 @@ static void *xcalloc(size_t n, size_t size)
 static int open_socket(enum proto p)
 {
 	static const int types[] = { SOCK_WIND, SOCK_DGRAM, SOCK_STREAM };
-	int fd = socket(AF_INET, types[p], 0);
+	int fd = socket(opt.family, types[p], 0);
 
 	if (fd < 0)
-		die("socket(%s):", proto_names[p]);
+		die("socket(%s%s):", proto_names[p],
+		    opt.family == AF_INET6 ? ", AF_INET6" : "");
 	if (opt.bufsize) {
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &opt.bufsize,
 			       sizeof(opt.bufsize)) ||
@@ -203,11 +217,18 @@ static void write_full(int fd, struct iovec *iov, int iovcnt)
 	}
 }
 
+/* The length of a peer's address, by its family. */
+static socklen_t sa_len(const struct sockaddr_storage *ss)
+{
+	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+					   sizeof(struct sockaddr_in);
+}
+
 /* Send one message to peer i (Wind, UDP: from fd[0] to addr[i]; TCP: on
  * connection i, or on fd when the server answers).  flags: send flags.
  * Returns 0, or -1 with errno for a UDP send that failed (a loss).
  */
-static int tx(struct ctx *c, int fd, const struct sockaddr_in *to,
+static int tx(struct ctx *c, int fd, const struct sockaddr_storage *to,
 	      const void *msg, size_t len, int flags)
 {
 	if (c->proto == P_TCP) {
@@ -221,7 +242,7 @@ static int tx(struct ctx *c, int fd, const struct sockaddr_in *to,
 	}
 	for (;;) {
 		ssize_t n = sendto(fd, msg, len, flags, (const void *)to,
-				   sizeof(*to));
+				   sa_len(to));
 
 		if (n == (ssize_t)len)
 			return 0;
@@ -261,7 +282,7 @@ static bool rb_fill(int fd, struct rbuf *rb, size_t need)
  * Returns its length, 0 on EOF (TCP), -1 on timeout (UDP).
  */
 static ssize_t rx(struct ctx *c, int fd, struct rbuf *rb, char **msg,
-		  struct sockaddr_in *from)
+		  struct sockaddr_storage *from)
 {
 	if (c->proto == P_TCP) {
 		uint32_t len;
@@ -313,7 +334,7 @@ static struct {
 
 /* Act on one message; answer through tx() on fd (to @from for datagrams). */
 static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
-		      const struct sockaddr_in *from)
+		      const struct sockaddr_storage *from)
 {
 	static char *out;
 	struct wp_hdr h;
@@ -360,9 +381,22 @@ static int bind_port(enum proto p, int port)
 		.sin_port = htons(port),
 		.sin_addr.s_addr = htonl(INADDR_ANY),
 	};
-	int fd = open_socket(p);
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+		.sin6_addr = IN6ADDR_ANY_INIT,
+	};
+	int fd = open_socket(p), one = 1, err;
 
-	if (bind(fd, (void *)&sin, sizeof(sin)))
+	if (opt.family == AF_INET6) {
+		/* IPv6 only: an IPv4 server may hold the same port */
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)))
+			die("IPV6_V6ONLY:");
+		err = bind(fd, (void *)&sin6, sizeof(sin6));
+	} else {
+		err = bind(fd, (void *)&sin, sizeof(sin));
+	}
+	if (err)
 		die("bind(%s port %d):", proto_names[p], port);
 	if (p == P_TCP && listen(fd, 1024))
 		die("listen:");
@@ -407,7 +441,7 @@ static void accept_one(struct ctx *c, int lfd)
 /* Datagram sockets: drain one socket without blocking. */
 static void drain(struct ctx *c, int fd)
 {
-	struct sockaddr_in from;
+	struct sockaddr_storage from;
 	char *msg;
 	ssize_t n;
 
@@ -448,8 +482,8 @@ static int server(enum proto p, int port, int n)
 				die("epoll_ctl:");
 		}
 	}
-	printf("windperf: %s server ready on port %d..%d\n", proto_names[p],
-	       port, port + n - 1);
+	printf("windperf: %s server ready on port %d..%d%s\n", proto_names[p],
+	       port, port + n - 1, opt.family == AF_INET6 ? " (IPv6)" : "");
 	fflush(stdout);
 	for (;;) {
 		if (n == 1) {
@@ -459,7 +493,7 @@ static int server(enum proto p, int port, int n)
 			if (p == P_TCP) {
 				accept_one(&c, c.fd[0]);
 			} else {
-				struct sockaddr_in from;
+				struct sockaddr_storage from;
 				char *msg;
 				ssize_t len = rx(&c, c.fd[0], NULL, &msg, &from);
 
@@ -593,6 +627,13 @@ static void counters(enum proto p, double *c)
 		c[C_RCVERR] = kv_get("/proc/net/wind_stat", "InErrRcvbuf");
 		break;
 	case P_UDP:
+		if (opt.wire6) {
+			c[C_OUT] = kv_get("/proc/net/snmp6", "Udp6OutDatagrams");
+			c[C_IN] = kv_get("/proc/net/snmp6", "Udp6InDatagrams");
+			c[C_RCVERR] = kv_get("/proc/net/snmp6", "Udp6RcvbufErrors");
+			c[C_SNDERR] = kv_get("/proc/net/snmp6", "Udp6SndbufErrors");
+			break;
+		}
 		c[C_OUT] = snmp_get("Udp", "OutDatagrams");
 		c[C_IN] = snmp_get("Udp", "InDatagrams");
 		c[C_RCVERR] = snmp_get("Udp", "RcvbufErrors");
@@ -604,7 +645,8 @@ static void counters(enum proto p, double *c)
 		c[C_RETRANS] = snmp_get("Tcp", "RetransSegs");
 		break;
 	}
-	c[C_IPFRAG] = snmp_get("Ip", "FragCreates");
+	c[C_IPFRAG] = opt.wire6 ? kv_get("/proc/net/snmp6", "Ip6FragCreates") :
+				  snmp_get("Ip", "FragCreates");
 	link_packets(&t, &r);
 	c[C_LINKTX] = t;
 	c[C_LINKRX] = r;
@@ -776,7 +818,7 @@ static double exchange(struct ctx *c, int i, char *req, int size, int reply,
 		.magic = WP_MAGIC, .op = OP_ECHO, .seq = next_seq++,
 		.reply_len = reply,
 	};
-	struct sockaddr_in from;
+	struct sockaddr_storage from;
 	double t0 = now_s();
 	char *msg;
 
@@ -858,7 +900,7 @@ static void get_stat(struct ctx *c, uint32_t session, struct wp_stat *st,
 		     uint64_t *timeouts)
 {
 	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_STAT, .seq = session };
-	struct sockaddr_in from;
+	struct sockaddr_storage from;
 	char *msg;
 	int tries = 0;
 
@@ -1117,8 +1159,48 @@ static void set_default_sizes(void)
 	die("unknown test %s (rtt, sync, bulk, rr, peers, mem)", opt.test);
 }
 
-static void client_open(struct ctx *c, enum proto p, struct in_addr ia,
-			int port, int n)
+/*
+ * The server's address (port 0) out of a numeric HOST of either family.
+ * An IPv6 one sets opt.family to AF_INET6; with -6 an IPv4 one becomes
+ * v4-mapped.  opt.wire6: what goes on the wire is IPv6.
+ */
+static void parse_host(const char *host, struct sockaddr_storage *ss)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC, .ai_flags = AI_NUMERICHOST,
+	}, *ai;
+
+	if (getaddrinfo(host, NULL, &hints, &ai) || !ai)
+		die("bad address %s (numeric IPv4 or IPv6)", host);
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	if (ss->ss_family == AF_INET6) {
+		opt.family = AF_INET6;
+		opt.wire6 = true;
+	} else if (opt.family == AF_INET6) {
+		struct sockaddr_in sin;
+		struct sockaddr_in6 *sin6 = (void *)ss;
+
+		memcpy(&sin, ss, sizeof(sin));
+		memset(ss, 0, sizeof(*ss));
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr.s6_addr[10] = 0xff;
+		sin6->sin6_addr.s6_addr[11] = 0xff;
+		memcpy(&sin6->sin6_addr.s6_addr[12], &sin.sin_addr, 4);
+	}
+}
+
+static void set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+}
+
+static void client_open(struct ctx *c, enum proto p,
+			const struct sockaddr_storage *server, int port, int n)
 {
 	c->proto = p;
 	c->n = n;
@@ -1126,16 +1208,15 @@ static void client_open(struct ctx *c, enum proto p, struct in_addr ia,
 	c->addr = xcalloc(n, sizeof(*c->addr));
 	c->buf = xcalloc(1, WP_MAXMSG);
 	for (int i = 0; i < n; i++) {
-		c->addr[i].sin_family = AF_INET;
-		c->addr[i].sin_addr = ia;
-		c->addr[i].sin_port = htons(port + i);
+		c->addr[i] = *server;
+		set_port(&c->addr[i], port + i);
 	}
 	if (p == P_TCP) {
 		c->rb = xcalloc(n, sizeof(*c->rb));
 		for (int i = 0; i < n; i++) {
 			c->fd[i] = open_socket(p);
 			if (connect(c->fd[i], (void *)&c->addr[i],
-				    sizeof(c->addr[i])))
+				    sa_len(&c->addr[i])))
 				die("connect to port %d:", port + i);
 			rb_init(&c->rb[i]);
 		}
@@ -1164,12 +1245,11 @@ static int client(const enum proto *protos, int np, const char *host,
 {
 	static struct row rows[3][16];
 	struct ctx c[3];
-	struct in_addr ia;
+	struct sockaddr_storage server;
 	bool goodput, mem;
 	int nv;
 
-	if (inet_pton(AF_INET, host, &ia) != 1)
-		die("bad address %s (numeric IPv4)", host);
+	parse_host(host, &server);
 	set_default_sizes();
 	seq_init();
 	goodput = !strcmp(opt.test, "bulk");
@@ -1177,7 +1257,7 @@ static int client(const enum proto *protos, int np, const char *host,
 	for (int k = 0; k < np; k++) {
 		if ((!strcmp(opt.test, "sync") || mem) && protos[k] != P_WIND)
 			die("-t %s is for Wind only", opt.test);
-		client_open(&c[k], protos[k], ia, port, n);
+		client_open(&c[k], protos[k], &server, port, n);
 	}
 	if (mem) {
 		if (opt.json)
@@ -1243,9 +1323,12 @@ static int client(const enum proto *protos, int np, const char *host,
 		}
 	/* JSON: one line per protocol */
 	for (int k = 0; opt.json && k < np; k++) {
-		printf("{\"proto\": \"%s\", \"test\": \"%s\", \"peers\": %d, "
+		printf("{\"proto\": \"%s\", \"test\": \"%s\", %s\"peers\": %d, "
 		       "\"secs_per_rep\": %.3f, \"rows\": [",
-		       proto_names[protos[k]], opt.test, n, opt.secs);
+		       proto_names[protos[k]], opt.test,
+		       opt.wire6 ? "\"family\": \"ipv6\", " :
+		       opt.family == AF_INET6 ? "\"family\": \"ipv4-mapped\", " : "",
+		       n, opt.secs);
 		for (int v = 0; v < nv; v++)
 			print_row(&c[k], &rows[k][v], goodput, v == 0);
 		printf("]}\n");
@@ -1257,12 +1340,16 @@ static int client(const enum proto *protos, int np, const char *host,
 static _Noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: windperf -s -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
-		"       windperf -c HOST -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem\n"
+		"usage: windperf -s [-6] -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
+		"       windperf -c HOST [-6] -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem\n"
 		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
 		"                [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
-		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n");
+		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n"
+		"HOST: numeric IPv4 or IPv6 address (fe80::1%%eth0 for link-local);\n"
+		"an IPv6 one makes the client's sockets AF_INET6.\n"
+		"-6: AF_INET6 sockets; a server binds [::] with IPV6_V6ONLY (beside an\n"
+		"IPv4 server on the same port), a client reaches an IPv4 HOST v4-mapped.\n");
 	exit(status);
 }
 
@@ -1274,9 +1361,10 @@ int main(int argc, char **argv)
 	enum proto protos[3];
 	char *save, *tok;
 
-	while ((ch = getopt(argc, argv, "sc:p:P:n:k:t:r:d:m:q:b:T:W:jh")) != -1) {
+	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jh")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
+		case '6': opt.family = AF_INET6; break;
 		case 'c': host = optarg; break;
 		case 'p':
 			np = 0;
