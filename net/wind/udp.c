@@ -332,7 +332,10 @@ void wind_udp6_xmit(struct sock *sk, struct sk_buff *skb,
 		gso_mark_tunnel(skb);
 	skb->mark = READ_ONCE(sk->sk_mark);
 	skb->priority = READ_ONCE(sk->sk_priority);
-	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, saddr, daddr,
+	/* no tunnel device to count it on (as SCTP's): the route's device
+	 * keeps no tunnel statistics, and would WARN
+	 */
+	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, saddr, daddr,
 			     inet6_sk(sk)->tclass, ttl, 0, sport,
 			     READ_ONCE(wn->udp_dport), false);
 }
