@@ -3,8 +3,8 @@
 #
 # The S-DSM applications of userspace/dsm (dsm-app: MM, red-black SOR, LU,
 # N-queens) on 2 and 3 network namespaces over wind and over udp (and
-# udp-replyack), over IPv6 too (AF_INET6 sockets, wind and udp, and a
-# node list mixing IPv4 and IPv6: the IPv4 rank v4-mapped), then through
+# udp-replyack), over IPv6 too (AF_INET6 sockets, wind and udp, and
+# node lists mixing IPv4 and IPv6: the IPv4 rank v4-mapped), then through
 # 5% loss on every node.  Each run must exit 0
 # with rank 0's JSON saying "ok":true (rank 0 checks the result against a
 # sequential computation), and multi-node runs must have fetched pages.
@@ -84,6 +84,7 @@ cases=(
 	"sor-wind-ipv6-3 3 - sor -t wind -s 96 -i 3"
 	"mm-udp-ipv6-2 2 - mm -t udp -s 64"
 	"lu-wind-mixed-2 2 - lu -t wind -s 64"
+	"mm-udp-mixed-2 2 - mm -t udp -s 64"
 	"broken-protocol-is-caught 3 DSM_FAULT=skip-invalidate sor -t wind -s 64 -i 3"
 	"wind-missing-peer-is-fatal 2 MISSING mm -t wind -T 3"
 	"udp-missing-peer-is-fatal 2 MISSING mm -t udp -T 3"

@@ -336,7 +336,7 @@ static void *u_service(void *arg)
 
 static void u_init(void)
 {
-	int i, buf = 4 << 20;
+	int i, zero = 0, buf = 4 << 20;
 
 	if (getenv("DSM_UDP_DROP"))
 		drop_pct = atoi(getenv("DSM_UDP_DROP"));
@@ -355,6 +355,10 @@ static void u_init(void)
 		peer_len = dsm_peer_addr(i, &peer[i]);
 		rx[i].next = 1;
 	}
+	/* dual stack: an IPv4 rank among IPv6 ones is v4-mapped, ours too */
+	if (dsm_family() == AF_INET6 &&
+	    setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+		dsm_fatal("udp: IPV6_V6ONLY 0", errno);
 	/* our own address: several ranks may share a host (127.0.0.x) */
 	if (bind(fd, (struct sockaddr *)&peer[dsm.cfg.rank], peer_len))
 		dsm_fatal("udp: bind", errno);
