@@ -336,6 +336,7 @@ static void *u_service(void *arg)
 
 static void u_init(void)
 {
+	struct sockaddr_storage me;
 	int i, zero = 0, buf = 4 << 20;
 
 	if (getenv("DSM_UDP_DROP"))
@@ -355,12 +356,25 @@ static void u_init(void)
 		peer_len = dsm_peer_addr(i, &peer[i]);
 		rx[i].next = 1;
 	}
-	/* dual stack: an IPv4 rank among IPv6 ones is v4-mapped, ours too */
-	if (dsm_family() == AF_INET6 &&
-	    setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
-		dsm_fatal("udp: IPV6_V6ONLY 0", errno);
 	/* our own address: several ranks may share a host (127.0.0.x) */
-	if (bind(fd, (struct sockaddr *)&peer[dsm.cfg.rank], peer_len))
+	me = peer[dsm.cfg.rank];
+	if (dsm_family() == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&me;
+
+		/* dual stack: an IPv4 rank among IPv6 ones is v4-mapped */
+		if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+			dsm_fatal("udp: IPV6_V6ONLY 0", errno);
+		/*
+		 * A list mixing the families: a socket bound to an IPv4 (or
+		 * IPv6) address reaches only that family, so bind the
+		 * wildcard (messages name their sender's rank, not its
+		 * address)
+		 */
+		for (i = 0; i < dsm.cfg.nodes; i++)
+			if (dsm.cfg.addr[i].ss_family == AF_INET)
+				s6->sin6_addr = in6addr_any;
+	}
+	if (bind(fd, (struct sockaddr *)&me, peer_len))
 		dsm_fatal("udp: bind", errno);
 }
 
