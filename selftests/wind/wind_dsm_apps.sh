@@ -3,7 +3,9 @@
 #
 # The S-DSM applications of userspace/dsm (dsm-app: MM, red-black SOR, LU,
 # N-queens) on 2 and 3 network namespaces over wind and over udp (and
-# udp-replyack), then through 5% loss on every node.  Each run must exit 0
+# udp-replyack), over IPv6 too (AF_INET6 sockets, wind and udp, and
+# node lists mixing IPv4 and IPv6: the IPv4 rank v4-mapped), then through
+# 5% loss on every node.  Each run must exit 0
 # with rank 0's JSON saying "ok":true (rank 0 checks the result against a
 # sequential computation), and multi-node runs must have fetched pages.
 # A run with a deliberately broken protocol (DSM_FAULT=skip-invalidate:
@@ -13,6 +15,7 @@
 #          +---------------- dsmhubPID: bridge br0 ----------------+
 #          |                      |                                |
 #   dsmPID-0 eth0 10.66.0.1   dsmPID-1 eth0 10.66.0.2   dsmPID-2 eth0 10.66.0.3
+#                 fd66::1                   fd66::2                   fd66::3
 #
 # The namespaces are made once; the runs use a port each, several at a
 # time (a TCG guest spends most of a run starting processes).  So the
@@ -54,7 +57,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The runs: NAME NODES ENV APP ARGS...  (ENV: - or VAR=VALUE)
+# The runs: NAME NODES ENV APP ARGS...  (ENV: - or VAR=VALUE; a NAME with
+# "ipv6" gives the ranks their IPv6 addresses, "mixed" rank 0 its IPv4 one
+# and the others their IPv6 ones)
 cases=(
 	"mm-wind-2 2 - mm -t wind -s 64"
 	"mm-wind-3 3 - mm -t wind -s 96"
@@ -76,14 +81,20 @@ cases=(
 	"mm-udp-replyack-3 3 - mm -t udp-replyack -s 96"
 	"nqueens-udp-replyack-3 3 - nqueens -t udp-replyack -s 8"
 	"mm-wind-1 1 - mm -t wind -s 64"
+	"sor-wind-ipv6-3 3 - sor -t wind -s 96 -i 3"
+	"mm-udp-ipv6-2 2 - mm -t udp -s 64"
+	"lu-wind-mixed-2 2 - lu -t wind -s 64"
+	"mm-udp-mixed-2 2 - mm -t udp -s 64"
 	"broken-protocol-is-caught 3 DSM_FAULT=skip-invalidate sor -t wind -s 64 -i 3"
 	"wind-missing-peer-is-fatal 2 MISSING mm -t wind -T 3"
 	"udp-missing-peer-is-fatal 2 MISSING mm -t udp -T 3"
+	"wind-ipv6-missing-peer-is-fatal 2 MISSING mm -t wind -T 3"
 )
 loss_cases=(
 	"sor-wind-3-loss5 3 - sor -t wind -s 64 -i 3"
 	"mm-udp-3-loss5 3 - mm -t udp -s 64"
 	"nqueens-udp-replyack-3-loss5 3 - nqueens -t udp-replyack -s 8"
+	"mm-wind-ipv6-3-loss5 3 - mm -t wind -s 64"
 )
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
@@ -106,6 +117,7 @@ setup() {
 		ip -n "$n" link add eth0 type veth peer name v$i netns "$HUB" &&
 		ip -n "$HUB" link set v$i master br0 up &&
 		ip -n "$n" addr add 10.66.0.$((i + 1))/24 dev eth0 &&
+		ip -n "$n" addr add fd66::$((i + 1))/64 dev eth0 nodad &&
 		ip -n "$n" link set lo up &&
 		ip -n "$n" link set eth0 up || return 1
 	done
@@ -129,8 +141,13 @@ run_case() {
 	read -r name nodes env app rest <<< "$2"
 	read -r -a args <<< "$rest"
 	addrs=10.66.0.1
+	[[ $name == *ipv6* ]] && addrs=fd66::1
 	for ((r = 2; r <= nodes; r++)); do
-		addrs+=,10.66.0.$r
+		if [[ $name == *ipv6* || $name == *mixed* ]]; then
+			addrs+=,fd66::$r
+		else
+			addrs+=,10.66.0.$r
+		fi
 	done
 	first=$((nodes - 1))
 	[ "$env" = MISSING ] && first=0	# the other ranks never start

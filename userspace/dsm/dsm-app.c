@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
@@ -420,19 +421,39 @@ static void join_netns(const char *name)
 	close(fd);
 }
 
+/* -a: IPv4 (a.b.c.d) and IPv6 (fd00::1, fe80::1%eth0) addresses, commas */
 static int parse_addrs(char *s)
 {
 	int n = 0;
 	char *tok, *save = NULL;
 
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct in_addr a;
+		struct sockaddr_in *sin = (struct sockaddr_in *)&cfg.addr[n];
+		struct addrinfo hints = { .ai_family = AF_INET6,
+					  .ai_socktype = SOCK_DGRAM,
+					  .ai_flags = AI_NUMERICHOST };
+		struct addrinfo *ai = NULL;
+		int ok;
 
-		if (n >= DSM_MAX_NODES || inet_pton(AF_INET, tok, &a) != 1) {
+		if (n >= DSM_MAX_NODES) {
+			ok = 0;
+		} else if (!strchr(tok, ':')) {
+			memset(sin, 0, sizeof(*sin));
+			sin->sin_family = AF_INET;
+			ok = inet_pton(AF_INET, tok, &sin->sin_addr) == 1;
+		} else {
+			ok = !getaddrinfo(tok, NULL, &hints, &ai) &&
+			     ai->ai_addrlen <= sizeof(cfg.addr[n]);
+			if (ok)
+				memcpy(&cfg.addr[n], ai->ai_addr, ai->ai_addrlen);
+			if (ai)
+				freeaddrinfo(ai);
+		}
+		if (!ok) {
 			fprintf(stderr, "dsm-app: bad address %s\n", tok);
 			exit(2);
 		}
-		cfg.addr[n++] = a.s_addr;
+		n++;
 	}
 	return n;
 }

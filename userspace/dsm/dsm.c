@@ -17,6 +17,7 @@
  * application thread never holds that mutex while touching shared memory.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -112,6 +113,57 @@ double dsm_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int dsm_family(void)
+{
+	int i;
+
+	for (i = 0; i < dsm.cfg.nodes; i++)
+		if (dsm.cfg.addr[i].ss_family == AF_INET6)
+			return AF_INET6;
+	return AF_INET;
+}
+
+unsigned int dsm_peer_addr(int rank, struct sockaddr_storage *out)
+{
+	const struct sockaddr_storage *a = &dsm.cfg.addr[rank];
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)out;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)out;
+
+	memset(out, 0, sizeof(*out));
+	if (dsm_family() == AF_INET) {
+		memcpy(s4, a, sizeof(*s4));
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(dsm.cfg.port);
+		return sizeof(*s4);
+	}
+	if (a->ss_family == AF_INET6) {
+		memcpy(s6, a, sizeof(*s6));
+	} else {		/* an IPv4 rank among IPv6 ones: v4-mapped */
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr.s6_addr[10] = 0xff;
+		s6->sin6_addr.s6_addr[11] = 0xff;
+		memcpy(&s6->sin6_addr.s6_addr[12],
+		       &((const struct sockaddr_in *)a)->sin_addr, 4);
+	}
+	s6->sin6_port = htons(dsm.cfg.port);
+	return sizeof(*s6);
+}
+
+const char *dsm_addr_str(const void *sa, char *buf)
+{
+	const struct sockaddr *s = sa;
+
+	if (s->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+			  buf, DSM_ADDRSTRLEN);
+	else if (s->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  buf, DSM_ADDRSTRLEN);
+	else
+		snprintf(buf, DSM_ADDRSTRLEN, "(family %d)", s->sa_family);
+	return buf;
 }
 
 int dsm_rank(void)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #define DSM_PAGE	8192u		/* coherence unit: 2 OS pages */
 #define DSM_MAX_NODES	32
@@ -30,7 +31,13 @@ struct dsm_cfg {
 	enum dsm_tp transport;
 	int nodes;
 	int rank;
-	uint32_t addr[DSM_MAX_NODES];	/* network byte order */
+	/*
+	 * Every rank's address: a struct sockaddr_in or sockaddr_in6 (its
+	 * port is not used).  If every address is IPv4 the transports use
+	 * AF_INET sockets; if any is IPv6, AF_INET6 ones, and an IPv4
+	 * address is then reached as v4-mapped (::ffff:a.b.c.d).
+	 */
+	struct sockaddr_storage addr[DSM_MAX_NODES];
 	uint16_t port;			/* host byte order */
 	int timeout_s;			/* peers silent longer than this: fatal */
 	int verbose;

@@ -104,4 +104,14 @@ void dsm_wait(int (*cond)(void *), void *arg, const char *what);
 
 double dsm_now(void);
 
+/* The family of the transports' sockets: AF_INET6 if a rank's address is
+ * IPv6, else AF_INET
+ */
+int dsm_family(void);
+/* rank's address in that family, port dsm.cfg.port, into *out; its length */
+unsigned int dsm_peer_addr(int rank, struct sockaddr_storage *out);
+/* An address as text (no port), for messages: buf, DSM_ADDRSTRLEN bytes */
+#define DSM_ADDRSTRLEN	64
+const char *dsm_addr_str(const void *sa, char *buf);
+
 #endif /* DSM_INTERNAL_H */

@@ -68,7 +68,9 @@ struct slot {
 };
 
 static int fd = -1;
-static struct sockaddr_in peer[DSM_MAX_NODES];
+/* sockaddr_in, or sockaddr_in6 when a rank's address is IPv6 (dsm_family) */
+static struct sockaddr_storage peer[DSM_MAX_NODES];
+static socklen_t peer_len;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct slot *slots;
 static int used_slots, app_inflight;
@@ -95,7 +97,7 @@ static void xmit(int dest, const void *buf, size_t len)
 	}
 	/* a lost datagram is what the retransmission is for */
 	DSM_SYS(sendto(fd, buf, len, 0, (const struct sockaddr *)&peer[dest],
-		       sizeof(peer[dest])));
+		       peer_len));
 }
 
 static void send_ack(int dest, uint32_t seq)
@@ -288,7 +290,7 @@ static void retransmit(void)
 		if (!s->used || s->deadline > now)
 			continue;
 		if (now - s->first > dsm.cfg.timeout_s) {
-			char what[96];
+			char what[128], a[DSM_ADDRSTRLEN];
 
 			if (atomic_load(&dsm.finishing)) {
 				s->used = 0;
@@ -298,7 +300,7 @@ static void retransmit(void)
 				continue;
 			}
 			snprintf(what, sizeof(what), "udp: cannot reach rank %d at %s",
-				 s->dest, inet_ntoa(peer[s->dest].sin_addr));
+				 s->dest, dsm_addr_str(&peer[s->dest], a));
 			dsm_fatal(what, ETIMEDOUT);
 		}
 		xmit(s->dest, s->buf, s->len);
@@ -334,9 +336,8 @@ static void *u_service(void *arg)
 
 static void u_init(void)
 {
-	struct sockaddr_in me = { .sin_family = AF_INET,
-				  .sin_port = htons(dsm.cfg.port) };
-	int i, buf = 4 << 20;
+	struct sockaddr_storage me;
+	int i, zero = 0, buf = 4 << 20;
 
 	if (getenv("DSM_UDP_DROP"))
 		drop_pct = atoi(getenv("DSM_UDP_DROP"));
@@ -344,23 +345,37 @@ static void u_init(void)
 	slots = calloc(NSLOTS, sizeof(*slots));
 	if (!slots)
 		dsm_fatal("out of memory", ENOMEM);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	fd = socket(dsm_family(), SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		dsm_fatal("udp: socket", errno);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)))
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	/* our own address: several ranks may share a host (127.0.0.x) */
-	me.sin_addr.s_addr = dsm.cfg.addr[dsm.cfg.rank];
-	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
-		dsm_fatal("udp: bind", errno);
 	for (i = 0; i < dsm.cfg.nodes; i++) {
-		peer[i].sin_family = AF_INET;
-		peer[i].sin_port = htons(dsm.cfg.port);
-		peer[i].sin_addr.s_addr = dsm.cfg.addr[i];
+		peer_len = dsm_peer_addr(i, &peer[i]);
 		rx[i].next = 1;
 	}
+	/* our own address: several ranks may share a host (127.0.0.x) */
+	me = peer[dsm.cfg.rank];
+	if (dsm_family() == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&me;
+
+		/* dual stack: an IPv4 rank among IPv6 ones is v4-mapped */
+		if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+			dsm_fatal("udp: IPV6_V6ONLY 0", errno);
+		/*
+		 * A list mixing the families: a socket bound to an IPv4 (or
+		 * IPv6) address reaches only that family, so bind the
+		 * wildcard (messages name their sender's rank, not its
+		 * address)
+		 */
+		for (i = 0; i < dsm.cfg.nodes; i++)
+			if (dsm.cfg.addr[i].ss_family == AF_INET)
+				s6->sin6_addr = in6addr_any;
+	}
+	if (bind(fd, (struct sockaddr *)&me, peer_len))
+		dsm_fatal("udp: bind", errno);
 }
 
 static uint64_t u_retransmissions(void)

@@ -16,6 +16,8 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +31,9 @@
 #include "internal.h"
 
 static int fd = -1;
-static struct sockaddr_in peer[DSM_MAX_NODES];
+/* sockaddr_in, or sockaddr_in6 when a rank's address is IPv6 (dsm_family) */
+static struct sockaddr_storage peer[DSM_MAX_NODES];
+static socklen_t peer_len;
 /* Our region's key, drawn for this run, and each rank's, from its HELLO:
  * only the ranks of this run can write our heap.  A rank's HELLO is
  * delivered before any message it sends later, so its key is known
@@ -68,7 +72,7 @@ static ssize_t send_dsm(int dest, const void *hdr, size_t hdr_len,
 	};
 	struct msghdr msg = {
 		.msg_name = &peer[dest],
-		.msg_namelen = sizeof(peer[dest]),
+		.msg_namelen = peer_len,
 		.msg_iov = iov,
 		.msg_iovlen = 2,
 		.msg_control = control.buf,
@@ -112,7 +116,7 @@ static void w_send(int dest, const struct dsm_msg *m, const void *data,
 	};
 	struct msghdr msg = {
 		.msg_name = &peer[dest],
-		.msg_namelen = sizeof(peer[dest]),
+		.msg_namelen = peer_len,
 		.msg_iov = iov,
 		.msg_iovlen = m->len ? 2 : 1,
 	};
@@ -154,13 +158,60 @@ static void sleep_ms(int ms)
 	DSM_SYS(nanosleep(&ts, NULL));
 }
 
+/*
+ * One failure report off the error queue, as libwind's wind_recv_error()
+ * but for either family: an AF_INET6 socket reports SOL_IPV6/IPV6_RECVERR
+ * with the peer as a sockaddr_in6.  0, or -1 (errno EAGAIN: queue empty).
+ */
+static int recv_error(int *error, uint32_t *lost, char *who)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_in6)) + 256];
+		struct cmsghdr align;
+	} control;
+	struct sockaddr_storage off;
+	char dummy;
+	struct iovec iov = { .iov_base = &dummy, .iov_len = sizeof(dummy) };
+	struct msghdr msg = {
+		.msg_name = &off,
+		.msg_namelen = sizeof(off),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+
+	memset(&off, 0, sizeof(off));
+	if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		return -1;
+	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+		struct sock_extended_err ee;
+
+		if (!((cmsg->cmsg_level == SOL_IP &&
+		       cmsg->cmsg_type == IP_RECVERR) ||
+		      (cmsg->cmsg_level == SOL_IPV6 &&
+		       cmsg->cmsg_type == IPV6_RECVERR)) ||
+		    cmsg->cmsg_len < CMSG_LEN(sizeof(ee)))
+			continue;
+		memcpy(&ee, CMSG_DATA(cmsg), sizeof(ee));
+		*error = (int)ee.ee_errno;
+		*lost = ee.ee_info;
+		dsm_addr_str(&off, who);
+		return 0;
+	}
+	errno = EPROTO;	/* a report without its control message */
+	return -1;
+}
+
 static void w_init(void)
 {
-	int i, one = 1, buf = 4 << 20;
+	int i, one = 1, zero = 0, buf = 4 << 20, family = dsm_family();
 	double deadline;
 	socklen_t sl;
 
-	fd = socket(AF_INET, SOCK_WIND | SOCK_CLOEXEC, IPPROTO_WIND);
+	fd = socket(family, SOCK_WIND | SOCK_CLOEXEC, IPPROTO_WIND);
 	if (fd < 0)
 		dsm_fatal("Wind socket (is wind.ko installed?)", errno);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
@@ -173,14 +224,22 @@ static void w_init(void)
 	} while (!my_key);
 	if (wind_region_add(fd, dsm.base, dsm.len, DSM_REGION_ID, my_key))
 		dsm_fatal("WIND_REGION_ADD of the shared region", errno);
-	if (wind_bind(fd, dsm.cfg.port))
+	if (family == AF_INET6) {
+		/* dual stack: IPv4 ranks of the list are v4-mapped peers */
+		struct sockaddr_in6 any = { .sin6_family = AF_INET6,
+					    .sin6_port = htons(dsm.cfg.port),
+					    .sin6_addr = IN6ADDR_ANY_INIT };
+
+		if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+			dsm_fatal("wind: IPV6_V6ONLY 0", errno);
+		if (bind(fd, (struct sockaddr *)&any, sizeof(any)))
+			dsm_fatal("wind: bind", errno);
+	} else if (wind_bind(fd, dsm.cfg.port)) {
 		dsm_fatal("wind: bind", errno);
-	retrans0 = out_retransmits();
-	for (i = 0; i < dsm.cfg.nodes; i++) {
-		peer[i].sin_family = AF_INET;
-		peer[i].sin_port = htons(dsm.cfg.port);
-		peer[i].sin_addr.s_addr = dsm.cfg.addr[i];
 	}
+	retrans0 = out_retransmits();
+	for (i = 0; i < dsm.cfg.nodes; i++)
+		peer_len = dsm_peer_addr(i, &peer[i]);
 	/* every peer must be there before anything async goes to it */
 	deadline = dsm_now() + dsm.cfg.timeout_s;
 	for (i = 0; i < dsm.cfg.nodes; i++) {
@@ -193,17 +252,17 @@ static void w_init(void)
 			continue;
 		while (DSM_SYS(sendto(fd, &m, sizeof(m), MSG_WIND_SYNC,
 				      (struct sockaddr *)&peer[i],
-				      sizeof(peer[i]))) < 0) {
+				      peer_len)) < 0) {
 			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
 			    errno != EHOSTUNREACH && errno != ENETUNREACH &&
 			    errno != EINTR && errno != EAGAIN)
 				dsm_fatal("wind: hello", errno);
 			if (dsm_now() > deadline) {
-				char what[96];
+				char what[128], a[DSM_ADDRSTRLEN];
 
 				snprintf(what, sizeof(what),
 					 "cannot reach rank %d at %s", i,
-					 inet_ntoa(peer[i].sin_addr));
+					 dsm_addr_str(&peer[i], a));
 				dsm_fatal(what, errno);
 			}
 			sleep_ms(100);
@@ -224,7 +283,6 @@ static void *w_service(void *arg)
 		char b[DSM_MAX_MSG];
 	} buf;
 	struct wind_dsm d;
-	struct sockaddr_in from;
 	ssize_t n;
 
 	(void)arg;
@@ -234,17 +292,19 @@ static void *w_service(void *arg)
 		if (DSM_SYS(poll(&p, 1, 1000)) < 0 && errno != EINTR)
 			dsm_fatal("wind: poll", errno);
 		if (p.revents & POLLERR) {
-			struct wind_error e;
+			char who[DSM_ADDRSTRLEN];
+			uint32_t lost;
+			int error;
 
-			while (DSM_SYS(wind_recv_error(fd, &e)) == 0) {
-				char what[96];
+			while (DSM_SYS(recv_error(&error, &lost, who)) == 0) {
+				char what[128];
 
 				if (atomic_load(&dsm.finishing))
 					continue;
 				snprintf(what, sizeof(what),
 					 "wind: %u message(s) to %s lost",
-					 e.lost, inet_ntoa(e.peer.sin_addr));
-				dsm_fatal(what, e.error);
+					 lost, who);
+				dsm_fatal(what, error);
 			}
 			if (!(p.revents & POLLIN)) {
 				int err;
@@ -258,7 +318,7 @@ static void *w_service(void *arg)
 		}
 		if (!(p.revents & POLLIN))
 			continue;
-		n = DSM_SYS(wind_recv(fd, buf.b, sizeof(buf.b), &from, &d));
+		n = DSM_SYS(wind_recv(fd, buf.b, sizeof(buf.b), NULL, &d));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
