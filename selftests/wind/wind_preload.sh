@@ -397,7 +397,7 @@ t11() {
 	got=$(shim "$A" timeout 90 python3 "$TMP/udp6-tx.py" "$ADDR6_B" 7600 7609 7601 2>&1)
 	echo "sender: $got" | diag
 	wait "$rx"
-	diag < "$TMP/udp6-rx.log"
+	cut -c1-100 "$TMP/udp6-rx.log" | diag	# the 5120 bytes: 10240 hex digits
 	want="errqueue 111 True 10 7609 $ADDR6_B $ADDR6_B 7609"
 	[ "$got" = "$want" ] || { echo "wanted: $want" | diag; return 1; }
 	big=$(python3 -c 'print((bytes(range(256)) * 20).hex())')
