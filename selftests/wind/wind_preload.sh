@@ -324,8 +324,9 @@ t10() {
 	in0=$(wind_stat "$B" InMessages)
 	out0=$(wind_stat "$A" OutMessages)
 	: > "$TMP/out-shim6.txt"
-	shim "$B" socat -u "UDP6-RECV:7502" "OPEN:$TMP/out-shim6.txt,creat,trunc" \
-		2> "$TMP/socat-recv-shim6.log" &
+	# not through shim(): $! must be socat's own process, to kill it
+	ip netns exec "$B" env LD_PRELOAD="$SHIM" socat -u "UDP6-RECV:7502" \
+		"OPEN:$TMP/out-shim6.txt,creat,trunc" 2> "$TMP/socat-recv-shim6.log" &
 	rpid=$!
 	pids+=($rpid)
 	poll 20 bound "$B" 7502 wind ||
@@ -390,7 +391,8 @@ EOF
 t11() {
 	local in0 in1 rx got want big
 	in0=$(wind_stat "$B" InMessages)
-	shim "$B" timeout 90 python3 "$TMP/udp6-rx.py" 7600 > "$TMP/udp6-rx.log" 2>&1 &
+	ip netns exec "$B" env LD_PRELOAD="$SHIM" timeout 90 python3 "$TMP/udp6-rx.py" 7600 \
+		> "$TMP/udp6-rx.log" 2>&1 &
 	rx=$!
 	pids+=($rx)
 	poll 20 grep -q ready "$TMP/udp6-rx.log" || { diag < "$TMP/udp6-rx.log"; return 1; }
