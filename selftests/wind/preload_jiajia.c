@@ -293,7 +293,7 @@ static void local_conversion(void)
 	}
 	close(fd);
 
-	/* Not UDP over IPv4: untouched */
+	/* Not UDP: untouched */
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	check(fd >= 0 && !is_wind(fd) &&
 	      opt_int(fd, SOL_SOCKET, SO_TYPE) == SOCK_STREAM, "TCP touched");
@@ -307,13 +307,19 @@ static void local_conversion(void)
 		check(!is_wind(fd), "ICMP datagram socket converted");
 		close(fd);
 	}
-	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	fd = socket(AF_INET6, SOCK_DGRAM, IPPROTO_ICMPV6);	/* ping6 */
 	if (fd >= 0) {
-		check(!is_wind(fd), "AF_INET6 UDP converted");
-		check(opt_int(fd, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_UDP,
-		      "AF_INET6 SO_PROTOCOL");
+		check(!is_wind(fd), "ICMPv6 datagram socket converted");
 		close(fd);
 	}
+	/* UDP over IPv6 is converted too, and looks like UDP over IPv6 */
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	check(fd >= 0 && is_wind(fd), "AF_INET6 UDP not converted");
+	check(opt_int(fd, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_UDP,
+	      "AF_INET6 SO_PROTOCOL");
+	check(opt_int(fd, SOL_SOCKET, SO_TYPE) == SOCK_DGRAM, "AF_INET6 SO_TYPE");
+	check(opt_int(fd, SOL_SOCKET, SO_DOMAIN) == AF_INET6, "AF_INET6 SO_DOMAIN");
+	close(fd);
 	/* A Wind socket the program opens itself is not disguised */
 	fd = socket(AF_INET, SOCK_WIND, 0);
 	check(fd >= 0 && opt_int(fd, SOL_SOCKET, SO_TYPE) == SOCK_WIND,

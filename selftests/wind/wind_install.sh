@@ -124,9 +124,12 @@ check_files() {
 	cmp -s "$ROOT/include/uapi/linux/wind.h" "$STAGE/usr/include/linux/wind.h" &&
 	objdump -p "$L/libwind.so.0.1.0" | grep -q 'SONAME *libwind.so.0$' &&
 	grep -qx 'prefix=/usr/local' "$L/pkgconfig/libwind.pc" &&
-	# exactly the symbols of libwind.map, all versioned LIBWIND_0
+	# exactly the symbols of libwind.map, each with the version of its
+	# node (LIBWIND_0, LIBWIND_0.1 ...)
 	[ "$(nm -D --defined-only "$L/libwind.so.0.1.0" | awk '$2 == "T" { print $3 }' | sort)" = \
-	  "$(sed -n 's/^[[:space:]]*\(wind_[a-z_]*\);/\1@@LIBWIND_0/p' "$ROOT/userspace/lib/libwind.map" | sort)" ] &&
+	  "$(awk '/^LIBWIND_[0-9.]* *\{/ { node = $1 }
+		  /^[[:space:]]*wind_[a-z0-9_]*;/ { sub(/;/, ""); print $1 "@@" node }' \
+		"$ROOT/userspace/lib/libwind.map" | sort)" ] &&
 	man -l "$STAGE/usr/local/share/man/man7/wind.7" 2>/dev/null | grep -q 'SOCK_WIND'
 }
 check_files

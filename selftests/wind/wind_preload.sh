@@ -6,10 +6,14 @@
 # messages, dozens of sockets) under the shim on one node and across two,
 # WIND_PRELOAD_PORTS, and Debian's socat: 200 lines sent one datagram per
 # line over a link losing 10% of its packets arrive complete and in order
-# under the shim, and do not without it.  KTAP output.
+# under the shim, and do not without it.  Then AF_INET6 UDP sockets: what
+# the shim makes of them on one node, socat's UDP6 stream, and a Python
+# program's exact datagrams and its IPv6 error queue, all through Wind
+# (its counters in /proc/net/wind_stat say so).  KTAP output.
 #
 #   +------- windpa-PID -------+            +------- windpb-PID -------+
 #   | eth0 10.78.0.1/24        |<-- veth -->| eth0 10.78.0.2/24        |
+#   |      fd78::1/64 nodad    |            |      fd78::2/64 nodad    |
 #   | qdisc netem loss 10%     |            | qdisc netem loss 10%     |
 #   +--------------------------+            +--------------------------+
 #
@@ -19,11 +23,13 @@
 set -u
 
 ksft_skip=4
-NTESTS=8
+NTESTS=11
 A=windpa-$$
 B=windpb-$$
 ADDR_A=10.78.0.1
 ADDR_B=10.78.0.2
+ADDR6_A=fd78::1
+ADDR6_B=fd78::2
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 SHIM=$ROOT/userspace/preload/libwind-preload.so
@@ -109,9 +115,12 @@ setup() {
 	ip -n "$A" link add eth0 mtu 1500 type veth peer name eth0 mtu 1500 netns "$B" &&
 	ip -n "$A" addr add "$ADDR_A/24" dev eth0 &&
 	ip -n "$B" addr add "$ADDR_B/24" dev eth0 &&
+	ip -n "$A" addr add "$ADDR6_A/64" dev eth0 nodad &&
+	ip -n "$B" addr add "$ADDR6_B/64" dev eth0 nodad &&
 	ip -n "$A" link set eth0 up && ip -n "$B" link set eth0 up &&
 	poll 5 sh -c "ip -n $A link show eth0 | grep -q LOWER_UP && ip -n $B link show eth0 | grep -q LOWER_UP" &&
-	poll 5 ip netns exec "$A" ping -c 1 -W 1 "$ADDR_B" >/dev/null
+	poll 5 ip netns exec "$A" ping -c 1 -W 1 "$ADDR_B" >/dev/null &&
+	poll 5 ip netns exec "$A" ping -6 -c 1 -W 1 "$ADDR6_B" >/dev/null
 }
 if ! setup 2>&1 | diag; then
 	echo "# topology setup failed"
@@ -255,6 +264,155 @@ else
 	head -n 5 "$TMP/out-plain.txt" | diag
 	not_ok "plain UDP: the lines that arrived are intact (one datagram per line)"
 fi
+
+# 9: an AF_INET6 UDP socket under the shim, on one node.  SOL_WIND
+# answers only a Wind socket: a UDP one says ENOPROTOOPT.
+cat > "$TMP/udp6.py" <<'EOF'
+import errno, socket, sys
+SOL_WIND, WIND_RECVERR = 253, 2
+IPV6_RECVERR = 25
+
+def is_wind(s):
+    try:
+        return s.getsockopt(SOL_WIND, WIND_RECVERR) in (0, 1)
+    except OSError as e:
+        if e.errno != errno.ENOPROTOOPT:
+            raise
+        return False
+
+out = []
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+out.append("wind=%s type=%d proto=%d family=%d" % (
+    is_wind(s), s.getsockopt(socket.SOL_SOCKET, socket.SO_TYPE),
+    s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL),
+    s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN)))
+s.setsockopt(socket.IPPROTO_IPV6, IPV6_RECVERR, 1)
+out.append("recverr=%d" % s.getsockopt(SOL_WIND, WIND_RECVERR)
+           if is_wind(s) else "recverr=-")
+# with WIND_PRELOAD_PORTS: IPV6_V6ONLY set before bind() is carried over
+p = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+p.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+p.bind(("::", int(sys.argv[1])))
+out.append("port %s: wind=%s v6only=%d name=%s" % (
+    sys.argv[1], is_wind(p),
+    p.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY),
+    p.getsockname()[:2]))
+q = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+q.bind(("::", int(sys.argv[2])))
+out.append("port %s: wind=%s" % (sys.argv[2], is_wind(q)))
+print(" | ".join(out))
+EOF
+t9() {
+	local got want
+	want="wind=True type=2 proto=17 family=10 | recverr=1 | port 7650: wind=True v6only=1 name=('::', 7650) | port 7651: wind=True"
+	got=$(shim "$A" python3 "$TMP/udp6.py" 7650 7651 2>&1)
+	echo "every socket: $got" | diag
+	[ "$got" = "$want" ] || { echo "wanted: $want" | diag; return 1; }
+	want="wind=False type=2 proto=17 family=10 | recverr=- | port 7650: wind=True v6only=1 name=('::', 7650) | port 7651: wind=False"
+	got=$(ip netns exec "$A" env LD_PRELOAD="$SHIM" WIND_PRELOAD_PORTS=7650 \
+		python3 "$TMP/udp6.py" 7650 7651 2>&1)
+	echo "WIND_PRELOAD_PORTS=7650: $got" | diag
+	[ "$got" = "$want" ] || { echo "wanted: $want" | diag; return 1; }
+}
+t9
+result $? "AF_INET6 UDP sockets become AF_INET6 Wind sockets (SO_TYPE/SO_PROTOCOL say UDP, IPV6_RECVERR sets WIND_RECVERR); WIND_PRELOAD_PORTS converts them at bind() with IPV6_V6ONLY"
+
+# 10: socat's UDP6 stream under the shim, over the lossy link: every line
+# in order, and exactly one Wind message per line on each side
+t10() {
+	local in0 out0 in1 out1 rpid
+	in0=$(wind_stat "$B" InMessages)
+	out0=$(wind_stat "$A" OutMessages)
+	: > "$TMP/out-shim6.txt"
+	# not through shim(): $! must be socat's own process, to kill it
+	ip netns exec "$B" env LD_PRELOAD="$SHIM" socat -u "UDP6-RECV:7502" \
+		"OPEN:$TMP/out-shim6.txt,creat,trunc" 2> "$TMP/socat-recv-shim6.log" &
+	rpid=$!
+	pids+=($rpid)
+	poll 20 bound "$B" 7502 wind ||
+		{ echo "# socat UDP6 receiver not bound in /proc/net/wind"; return 1; }
+	! bound "$B" 7502 udp6 ||
+		{ echo "# socat UDP6 receiver is in /proc/net/udp6"; return 1; }
+	shim "$A" timeout 120 socat -u -b $LINE_LEN "OPEN:$TMP/in.txt" \
+		"UDP6-SENDTO:[$ADDR6_B]:7502" 2> "$TMP/socat-send-shim6.log" ||
+		{ diag < "$TMP/socat-send-shim6.log"; return 1; }
+	poll 60 sh -c "[ \$(stat -c %s '$TMP/out-shim6.txt') -ge $((LINES * LINE_LEN)) ]"
+	kill "$rpid" 2>/dev/null
+	wait "$rpid" 2>/dev/null
+	in1=$(wind_stat "$B" InMessages)
+	out1=$(wind_stat "$A" OutMessages)
+	echo "B InMessages $in0 -> $in1, A OutMessages $out0 -> $out1" | diag
+	cmp "$TMP/in.txt" "$TMP/out-shim6.txt" 2>&1 | diag
+	diag < "$TMP/socat-recv-shim6.log"
+	cmp -s "$TMP/in.txt" "$TMP/out-shim6.txt" &&
+	[ $((in1 - in0)) = $LINES ] && [ $((out1 - out0)) = $LINES ]
+}
+t10
+result $? "socat UDP6 under the shim: $LINES lines complete and in order over 10% loss, $LINES Wind messages each way"
+
+# 11: a Python program's AF_INET6 datagrams, exact bytes and sender, and
+# its IPv6 error queue (IPV6_RECVERR) naming the peer
+cat > "$TMP/udp6-rx.py" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("::", int(sys.argv[1])))
+print("ready", flush=True)
+s.settimeout(60)
+for _ in range(3):
+    data, addr = s.recvfrom(65536)
+    print(data.hex(), addr[0], addr[1], flush=True)
+EOF
+cat > "$TMP/udp6-tx.py" <<'EOF'
+import select, socket, struct, sys
+IPV6_RECVERR, SO_EE_ORIGIN_WIND = 25, 6
+peer, port, closed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("::", int(sys.argv[4])))
+s.setsockopt(socket.IPPROTO_IPV6, IPV6_RECVERR, 1)
+for m in (b"\x00\x01\x02\xff", bytes(range(256)) * 20, b"last"):
+    s.sendto(m, (peer, port))
+s.sendto(b"nobody", (peer, closed))
+poll = select.poll()
+poll.register(s, 0)
+if not poll.poll(30000):
+    sys.exit("no error reported in 30 s")
+data, anc, flags, addr = s.recvmsg(64, 512, socket.MSG_ERRQUEUE)
+for level, typ, d in anc:
+    if level == socket.IPPROTO_IPV6 and typ == IPV6_RECVERR:
+        eerr, origin = struct.unpack_from("=IB", d, 0)
+        fam, eport = struct.unpack_from("=HH", d, 16)
+        off = socket.inet_ntop(socket.AF_INET6, d[24:40])
+        print("errqueue", eerr, origin == SO_EE_ORIGIN_WIND, fam,
+              socket.ntohs(eport), off, addr[0], addr[1])
+        break
+else:
+    print("errqueue: no IPV6_RECVERR message", anc)
+EOF
+t11() {
+	local in0 in1 rx got want big
+	in0=$(wind_stat "$B" InMessages)
+	ip netns exec "$B" env LD_PRELOAD="$SHIM" timeout 90 python3 "$TMP/udp6-rx.py" 7600 \
+		> "$TMP/udp6-rx.log" 2>&1 &
+	rx=$!
+	pids+=($rx)
+	poll 20 grep -q ready "$TMP/udp6-rx.log" || { diag < "$TMP/udp6-rx.log"; return 1; }
+	got=$(shim "$A" timeout 90 python3 "$TMP/udp6-tx.py" "$ADDR6_B" 7600 7609 7601 2>&1)
+	echo "sender: $got" | diag
+	wait "$rx"
+	cut -c1-100 "$TMP/udp6-rx.log" | diag	# the 5120 bytes: 10240 hex digits
+	want="errqueue 111 True 10 7609 $ADDR6_B $ADDR6_B 7609"
+	[ "$got" = "$want" ] || { echo "wanted: $want" | diag; return 1; }
+	big=$(python3 -c 'print((bytes(range(256)) * 20).hex())')
+	want=$(printf 'ready\n%s %s 7601\n%s %s 7601\n%s %s 7601' \
+		000102ff "$ADDR6_A" "$big" "$ADDR6_A" 6c617374 "$ADDR6_A")
+	[ "$(cat "$TMP/udp6-rx.log")" = "$want" ] ||
+		{ echo "the receiver did not get exactly what was sent" | diag; return 1; }
+	in1=$(wind_stat "$B" InMessages)
+	echo "B InMessages $in0 -> $in1" | diag
+	[ $((in1 - in0)) = 3 ]
+}
+t11
+result $? "AF_INET6 datagrams under the shim: exact bytes (4, 5120, 4) from [$ADDR6_A]:7601; the error queue says ECONNREFUSED for [$ADDR6_B]:7609 (SOL_IPV6, SO_EE_ORIGIN_WIND)"
 
 echo "# $((NTESTS - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -10,12 +10,14 @@
 #
 # One sender process lives through every step, so its one peer state
 # (to 10.79.0.2:6000) carries all of A's data retransmissions.  Counters
-# are compared as deltas; JSON goes through python3's json module.  KTAP.
+# are compared as deltas; JSON goes through python3's json module.  The
+# last three steps add fd79::1/64 and fd79::2/64 (nodad) to the veth and
+# look at AF_INET6 sockets: an IPv6 peer and a v4-mapped one.  KTAP.
 
 set -u
 
 ksft_skip=4
-NTESTS=13
+NTESTS=16
 A=windA-ctl-$$
 B=windB-ctl-$$
 ADDR_A=10.79.0.1
@@ -40,6 +42,10 @@ skip_all() { echo "1..0 # SKIP $*"; exit $ksft_skip; }
 fail() { echo "$*" | diag; return 1; }
 
 cleanup() {
+	local p
+	for p in ${MON_PIDS:-}; do
+		kill "$p" 2>/dev/null
+	done
 	[ -n "${SND_PID:-}" ] && kill "$SND_PID" 2>/dev/null
 	[ -n "${RCV_PID:-}" ] && kill "$RCV_PID" 2>/dev/null
 	wait ${SND_PID:-} ${RCV_PID:-} 2>/dev/null
@@ -101,6 +107,20 @@ for line in sys.stdin:
             s = socket.socket(socket.AF_INET, 7, 253)
             s.bind(("0.0.0.0", int(cmd[1])))
             out = "ok %d" % s.getsockname()[1]
+        elif cmd[0] == "bind6":		# bind6 PORT: AF_INET6, dual stack
+            s = socket.socket(socket.AF_INET6, 7, 0)
+            s.bind(("::", int(cmd[1])))
+            out = "ok %d" % s.getsockname()[1]
+        elif cmd[0] == "connect":	# connect ADDR PORT
+            s.connect((cmd[1], int(cmd[2])))
+            out = "ok"
+        elif cmd[0] == "recvfrom":	# recvfrom COUNT TIMEOUT: who and what
+            s.settimeout(float(cmd[2]))
+            got = []
+            for i in range(int(cmd[1])):
+                data, addr = s.recvfrom(65536)
+                got.append("%s/%d/%s" % (addr[0], addr[1], data.hex()))
+            out = "ok " + " ".join(got)
         elif cmd[0] == "send":		# send ADDR PORT COUNT SIZE
             for i in range(int(cmd[3])):
                 s.sendto(bytes([i % 256]) * int(cmd[4]), (cmd[1], int(cmd[2])))
@@ -110,10 +130,11 @@ for line in sys.stdin:
             for i in range(int(cmd[1])):
                 s.recv(65536)
             out = "ok %s" % cmd[1]
-        elif cmd[0] == "sync":		# sync ADDR PORT: one sync send
+        elif cmd[0] == "sync":		# sync ADDR PORT [TEXT]: one sync send
             t = time.monotonic()
             try:
-                s.sendto(b"sync", MSG_WIND_SYNC, (cmd[1], int(cmd[2])))
+                s.sendto(cmd[3].encode() if len(cmd) > 3 else b"sync",
+                         MSG_WIND_SYNC, (cmd[1], int(cmd[2])))
                 out = "ok %.3f" % (time.monotonic() - t)
             except OSError as e:
                 out = "err %s %.3f" % (errno.errorcode.get(e.errno, e.errno),
@@ -416,6 +437,132 @@ t13() {
 }
 t13
 result $? "the namespace's owner sets its tunables; tags only for CAP_NET_ADMIN"
+
+# 14-16: IPv6.  A dual-stack AF_INET6 socket in A, port 6301, connected
+# to B's AF_INET6 socket on 6300, sends three sync messages to it over
+# IPv6 and one to its v4-mapped address (over IPv4).
+ADDR6_A=fd79::1
+ADDR6_B=fd79::2
+PORT6_A=6301
+PORT6_B=6300
+
+# the monitors of A print a line for a sentinel: then they have joined
+monitors_ready() {
+	ip netns exec "$A" python3 -c "
+import socket
+s = socket.socket(socket.AF_INET6, 7, 0)
+try:
+    s.sendto(b'sentinel', 0x800000, ('$ADDR6_B', 6399))
+except OSError:
+    pass
+" 2>/dev/null
+	grep -q " sock " "$TMP/mon6.txt" && grep -q '"sock_port"' "$TMP/mon6.json"
+}
+
+t14() {
+	local r want
+	ip -n "$A" addr add "$ADDR6_A/64" dev eth0 nodad &&
+	ip -n "$B" addr add "$ADDR6_B/64" dev eth0 nodad &&
+	poll 5 ip netns exec "$A" ping -6 -c 1 -W 1 "$ADDR6_B" >/dev/null ||
+		fail "no IPv6 between the namespaces" || return 1
+	ip netns exec "$A" "$WINDCTL" monitor > "$TMP/mon6.txt" 2>&1 &
+	MON_PIDS="$!"
+	ip netns exec "$A" "$WINDCTL" -j monitor > "$TMP/mon6.json" 2>&1 &
+	MON_PIDS="$MON_PIDS $!"
+	poll 20 monitors_ready || fail "the monitors never printed an event" || return 1
+	r=$(ask rcv "bind6 $PORT6_B") && [ "$r" = "ok $PORT6_B" ] ||
+		fail "bind6 B: $r" || return 1
+	r=$(ask snd "bind6 $PORT6_A") && [ "$r" = "ok $PORT6_A" ] ||
+		fail "bind6 A: $r" || return 1
+	r=$(ask snd "connect $ADDR6_B $PORT6_B") && [ "$r" = ok ] ||
+		fail "connect: $r" || return 1
+	for m in v6-one v6-two v6-three; do
+		r=$(ask snd "sync $ADDR6_B $PORT6_B $m") || return 1
+		[ "${r%% *}" = ok ] || fail "sync $m: $r" || return 1
+	done
+	r=$(ask snd "sync ::ffff:$ADDR_B $PORT6_B v4-mapped") || return 1
+	[ "${r%% *}" = ok ] || fail "sync v4-mapped: $r" || return 1
+	# what B got, exactly: the senders as an AF_INET6 socket names them
+	r=$(ask rcv "recvfrom 4 30")
+	want="ok $ADDR6_A/$PORT6_A/$(printf v6-one | od -An -tx1 | tr -d ' \n')"
+	want="$want $ADDR6_A/$PORT6_A/$(printf v6-two | od -An -tx1 | tr -d ' \n')"
+	want="$want $ADDR6_A/$PORT6_A/$(printf v6-three | od -An -tx1 | tr -d ' \n')"
+	want="$want ::ffff:$ADDR_A/$PORT6_A/$(printf v4-mapped | od -An -tx1 | tr -d ' \n')"
+	[ "$r" = "$want" ] || fail "B received: $r" "wanted:     $want" || return 1
+	wc_in "$A" show | diag
+	wc_in "$A" peers $PORT6_A | diag
+	# show: [::] and the IPv6 default peer, in JSON and in the table
+	r=$(wc_in "$A" -j show | jget "[(s['addr'], s['peer_addr'], s['peer_port'], s['peers']) for s in d if s['port'] == $PORT6_A]")
+	[ "$r" = "[('::', '$ADDR6_B', $PORT6_B, 2)]" ] || fail "A's -j show: $r" || return 1
+	r=$(wc_in "$B" -j show | jget "[(s['addr'], s['peer_addr'], s['peers']) for s in d if s['port'] == $PORT6_B]")
+	[ "$r" = "[('::', None, 2)]" ] || fail "B's -j show: $r" || return 1
+	wc_in "$A" show | grep -Eq "^\[::\]:$PORT6_A +\[$ADDR6_B\]:$PORT6_B +2 " ||
+		fail "A's show table has no [::]:$PORT6_A [$ADDR6_B]:$PORT6_B" || return 1
+	# peers: the IPv6 one by its IPv6 addresses, the v4-mapped one as IPv4
+	r=$(wc_in "$A" -j peers $PORT6_A | jget "[(p['addr'], p['port'], p['local_addr'], p['tx_messages']) for p in d]")
+	[ "$r" = "[('$ADDR_B', $PORT6_B, '$ADDR_A', 1), ('$ADDR6_B', $PORT6_B, '$ADDR6_A', 3)]" ] ||
+		fail "A's -j peers: $r" || return 1
+	r=$(wc_in "$B" -j peers $PORT6_B | jget "[(p['addr'], p['port'], p['local_addr'], p['rx_messages']) for p in d]")
+	[ "$r" = "[('$ADDR_A', $PORT6_A, '$ADDR_B', 1), ('$ADDR6_A', $PORT6_A, '$ADDR6_B', 3)]" ] ||
+		fail "B's -j peers: $r" || return 1
+	r=$(wc_in "$A" peers $PORT6_A | awk 'NR > 1 { print $1, $2 }' | tr '\n' ' ')
+	[ "$r" = "$PORT6_A $ADDR_B:$PORT6_B $PORT6_A [$ADDR6_B]:$PORT6_B " ] ||
+		fail "A's peers table: $r"
+}
+t14
+result $? "IPv6: show and peers name AF_INET6 sockets and IPv6 peers ([addr]:port), v4-mapped peers as IPv4"
+
+# 15: a peer given by address, IPv6 or IPv4, with or without its port
+peers_of() {	# peers_of ARGS...: "addr:port ..." of windctl -j peers ARGS in A
+	wc_in "$A" -j peers "$@" | jget "' '.join('%s/%d' % (p['addr'], p['port']) for p in d)"
+}
+
+t15() {
+	local - r arg
+	set -f		# [addr]:port unquoted below, and no glob
+	for arg in "[$ADDR6_B]:$PORT6_B" "$ADDR6_B" "[$ADDR6_B]" "$PORT6_A $ADDR6_B"; do
+		r=$(peers_of $arg) || return 1
+		[ "$r" = "$ADDR6_B/$PORT6_B" ] || fail "peers $arg: \"$r\"" || return 1
+	done
+	for arg in "$ADDR_B:$PORT6_B" "$PORT6_A $ADDR_B" "::ffff:$ADDR_B" "[::ffff:$ADDR_B]:$PORT6_B"; do
+		r=$(peers_of $arg) || return 1
+		[ "$r" = "$ADDR_B/$PORT6_B" ] || fail "peers $arg: \"$r\"" || return 1
+	done
+	for arg in "[$ADDR6_B]:$PORT6_A" "$ADDR6_A" "$PORT6_A $ADDR_A"; do
+		r=$(peers_of $arg) || return 1
+		[ -z "$r" ] || fail "peers $arg: \"$r\", wanted none" || return 1
+	done
+	wc_in "$A" peers $PORT6_A "[$ADDR6_B]:$PORT6_B" | grep -Eq "^$PORT6_A +\[$ADDR6_B\]:$PORT6_B +" ||
+		fail "table of peers [$ADDR6_B]:$PORT6_B" || return 1
+	for arg in "[$ADDR6_B" "[$ADDR6_B]:" "$ADDR6_B:99999" "fd79::zz" "$PORT6_A $PORT6_B" "$PORT6_A $ADDR6_B x"; do
+		wc_in "$A" peers $arg > /dev/null 2>&1
+		[ $? = 2 ] || fail "peers $arg: not a usage error" || return 1
+	done
+}
+t15
+result $? "windctl peers [PORT] PEER: IPv6 and IPv4 peers, bracketed with a port or bare, v4-mapped the same as IPv4"
+
+# 16: the monitor's events of IPv6 peers, exactly
+mon_has() {
+	grep -qxF "$1" "$TMP/mon6.txt" && grep -qxF "$2" "$TMP/mon6.json"
+}
+
+t16() {
+	local up6 up4 j6 free6 jfree6 r
+	up6="up          sock $PORT6_A peer [$ADDR6_B]:$PORT6_B local $ADDR6_A"
+	up4="up          sock $PORT6_A peer $ADDR_B:$PORT6_B local $ADDR_A"
+	j6="{\"event\":\"up\",\"sock_port\":$PORT6_A,\"local_addr\":\"$ADDR6_A\",\"addr\":\"$ADDR6_B\",\"port\":$PORT6_B,\"error\":0,\"error_name\":null}"
+	free6="freed       sock $PORT6_A peer [$ADDR6_B]:$PORT6_B local $ADDR6_A"
+	jfree6="{\"event\":\"freed\",\"sock_port\":$PORT6_A,\"local_addr\":\"$ADDR6_A\",\"addr\":\"$ADDR6_B\",\"port\":$PORT6_B,\"error\":0,\"error_name\":null}"
+	poll 10 mon_has "$up6" "$j6" || fail "no up event for [$ADDR6_B]:$PORT6_B" || return 1
+	grep -qxF "$up4" "$TMP/mon6.txt" || fail "no up event for $ADDR_B:$PORT6_B" || return 1
+	r=$(ask snd "bind 0") || return 1	# A's AF_INET6 socket closes
+	poll 10 mon_has "$free6" "$jfree6" || fail "no freed event for [$ADDR6_B]:$PORT6_B"
+}
+t16
+rc=$?
+[ $rc = 0 ] || { diag < "$TMP/mon6.txt"; diag < "$TMP/mon6.json"; }
+result $rc "windctl monitor and -j monitor: IPv6 peers' events ([addr]:port, IPv6 local address)"
 
 echo "# $failed of $NTESTS failed"
 [ "$failed" = 0 ]

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <netinet/in.h>
 #include <linux/wind.h>
 
@@ -29,11 +30,32 @@ extern "C" {
  */
 int wind_socket(int flags);
 
-/* bind(fd) to INADDR_ANY:port (host byte order; 0: ephemeral) */
+/*
+ * socket(family, SOCK_WIND, IPPROTO_WIND) for family AF_INET or AF_INET6
+ * (dual stack unless IPV6_V6ONLY is set before binding); flags as for
+ * wind_socket(), WIND_SOCK_BIND binding to the family's wildcard address.
+ * Another family: EAFNOSUPPORT.  (LIBWIND_0.1)
+ */
+int wind_socket_af(int family, int flags);
+
+/*
+ * bind(fd) to the wildcard address and port (host byte order; 0:
+ * ephemeral): INADDR_ANY, or in6addr_any for an AF_INET6 socket
+ */
 int wind_bind(int fd, uint16_t port);
 
-/* The port fd is bound to (host byte order), or -1 */
+/* The port fd (AF_INET or AF_INET6) is bound to (host byte order), or -1 */
 int wind_port(int fd);
+
+/*
+ * Build the address of a peer from the numeric text addr ("10.0.0.2",
+ * "fd00::2", "fe80::1%eth0" or "fe80::1%2" with its interface) and port
+ * (host byte order): a struct sockaddr_in or sockaddr_in6 in *out.
+ * Returns its length, or -1 with errno EINVAL (not a numeric address)
+ * or ENODEV (no such interface).  (LIBWIND_0.1)
+ */
+int wind_sockaddr(const char *addr, uint16_t port,
+		  struct sockaddr_storage *out);
 
 /*
  * Send one message of the given type to dst (NULL: the connect()ed
@@ -46,6 +68,14 @@ ssize_t wind_send(int fd, const struct sockaddr_in *dst, const void *buf,
 		  size_t len, enum wind_msgtype type);
 
 /*
+ * wind_send() to any address: dst (dstlen bytes) a sockaddr_in or, on an
+ * AF_INET6 socket, a sockaddr_in6 (NULL: the connect()ed peer).
+ * (LIBWIND_0.1)
+ */
+ssize_t wind_sendto(int fd, const struct sockaddr *dst, socklen_t dstlen,
+		    const void *buf, size_t len, enum wind_msgtype type);
+
+/*
  * Send one S-DSM message: hdr (hdr_len bytes, the DSM header) followed by
  * data (data_len bytes), with a SOL_WIND/WIND_CMSG_DSM control message
  * made of *dsm whose hdr_len is set to hdr_len and data_len to 0.  The
@@ -55,6 +85,11 @@ ssize_t wind_send_dsm(int fd, const struct sockaddr_in *dst,
 		      const void *hdr, size_t hdr_len,
 		      const void *data, size_t data_len,
 		      const struct wind_dsm *dsm);
+/* wind_send_dsm() to any address, as wind_sendto() (LIBWIND_0.1) */
+ssize_t wind_sendto_dsm(int fd, const struct sockaddr *dst, socklen_t dstlen,
+			const void *hdr, size_t hdr_len,
+			const void *data, size_t data_len,
+			const struct wind_dsm *dsm);
 
 /*
  * Receive one message into buf.  from (may be NULL) gets the sender.
@@ -62,9 +97,20 @@ ssize_t wind_send_dsm(int fd, const struct sockaddr_in *dst,
  * ordinary message, mode WIND_DSM_MESSAGE_THROUGH and all other fields 0.
  * Returns the whole length of the message, which is more than len when
  * it was truncated (as recv() with MSG_TRUNC), or -1.
+ * On an AF_INET6 socket an IPv4 sender (v4-mapped) comes as AF_INET; an
+ * IPv6 one, which a sockaddr_in cannot hold, as sin_family AF_INET6 with
+ * its port and no address: wind_recvfrom() gives it whole.
  */
 ssize_t wind_recv(int fd, void *buf, size_t len, struct sockaddr_in *from,
 		  struct wind_dsm *dsm);
+
+/*
+ * wind_recv() with the sender of any family: as recvfrom(), from (may be
+ * NULL) gets up to *fromlen bytes of it (a struct sockaddr_storage holds
+ * any) and *fromlen its whole length.  (LIBWIND_0.1)
+ */
+ssize_t wind_recvfrom(int fd, void *buf, size_t len, struct sockaddr *from,
+		      socklen_t *fromlen, struct wind_dsm *dsm);
 
 /* WIND_REGION_ADD / WIND_REGION_DEL */
 int wind_region_add(int fd, void *addr, size_t len, uint32_t id,
@@ -84,6 +130,13 @@ int wind_get_msgtype(int fd);
  */
 int wind_peer_info(int fd, const struct sockaddr_in *peer,
 		   struct wind_peer_info *info);
+/*
+ * wind_peer_info() for a peer of any family: peer (peerlen bytes, at most
+ * sizeof(info->wpi_addr), else EINVAL) a sockaddr_in or, on an AF_INET6
+ * socket, a sockaddr_in6.  (LIBWIND_0.1)
+ */
+int wind_peer_info_addr(int fd, const struct sockaddr *peer,
+			socklen_t peerlen, struct wind_peer_info *info);
 /* WIND_RECVERR: queue each failure on the error queue (on != 0) */
 int wind_set_recverr(int fd, int on);
 
@@ -98,8 +151,25 @@ struct wind_error {
 /*
  * Take one report off the error queue (recvmsg(MSG_ERRQUEUE), never
  * blocks).  Returns 0, or -1 with errno EAGAIN when the queue is empty.
+ * On an AF_INET6 socket an IPv4 peer (v4-mapped) comes as AF_INET; an
+ * IPv6 one as sin_family AF_INET6 with its port and no address:
+ * wind_recv_error_addr() gives it whole.
  */
 int wind_recv_error(int fd, struct wind_error *out);
+
+/* A failure report with the peer of any family (LIBWIND_0.1) */
+struct wind_error_addr {
+	int error;			/* ee_errno: ETIMEDOUT, ECONNREFUSED ... */
+	uint32_t lost;			/* ee_info: messages lost */
+	uint8_t origin;			/* ee_origin: SO_EE_ORIGIN_WIND */
+	socklen_t peer_len;		/* bytes of peer: 0 if none came */
+	struct sockaddr_storage peer;	/* the offender: a sockaddr_in, or
+					 * on an AF_INET6 socket a sockaddr_in6
+					 */
+};
+
+/* wind_recv_error() into a struct wind_error_addr (LIBWIND_0.1) */
+int wind_recv_error_addr(int fd, struct wind_error_addr *out);
 
 /*
  * The diff codec of WIND_DSM_DIRECT_DIFF / WIND_DSM_HEADER_DIFF.

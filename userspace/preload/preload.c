@@ -5,8 +5,9 @@
  *   LD_PRELOAD=libwind-preload.so program ...
  *
  * socket(AF_INET, SOCK_DGRAM[|SOCK_NONBLOCK|SOCK_CLOEXEC], 0 or IPPROTO_UDP)
- * becomes socket(AF_INET, SOCK_WIND|same flags, IPPROTO_WIND): a real
- * kernel socket, so select/poll/epoll, O_NONBLOCK, SIGIO (O_ASYNC with
+ * becomes socket(AF_INET, SOCK_WIND|same flags, IPPROTO_WIND), and an
+ * AF_INET6 one socket(AF_INET6, SOCK_WIND|same flags, IPPROTO_WIND) (dual
+ * stack as UDP's, IPV6_V6ONLY and all): a real kernel socket, so select/poll/epoll, O_NONBLOCK, SIGIO (O_ASYNC with
  * F_SETOWN), SO_SNDBUF/SO_RCVBUF, recvfrom/sendto and their errors are
  * the kernel's.  The shim only keeps up the appearance of UDP where a
  * program may look:
@@ -18,12 +19,14 @@
  *   UDP_SEGMENT set to 0) succeed and do nothing, getsockopt reports them
  *   as 0 (which is the truth); the others (UDP_CORK, UDP_SEGMENT on,
  *   UDP_ENCAP) fail with ENOPROTOOPT;
- *   setsockopt(SOL_IP, IP_RECVERR) also sets WIND_RECVERR, so that lost
- *   messages are reported on the error queue the program reads.
+ *   setsockopt(SOL_IP, IP_RECVERR) and setsockopt(SOL_IPV6, IPV6_RECVERR)
+ *   also set WIND_RECVERR, so that lost messages are reported on the
+ *   error queue the program reads (an AF_INET6 socket's with SOL_IPV6 /
+ *   IPV6_RECVERR and a sockaddr_in6 offender, as UDP's).
  *
  * WIND_PRELOAD_PORTS=7000,7002-7005 converts only sockets later bound to
  * one of those ports.  Such a socket is created as UDP; at bind() the shim
- * creates the Wind socket, replays on it the socket options the program
+ * creates the Wind socket of its family, replays on it the socket options the program
  * set so far, copies the owner (F_SETOWN_EX), the signal (F_SETSIG), the
  * file status flags O_NONBLOCK and O_ASYNC and FD_CLOEXEC, binds it and
  * dup3()s it over the program's fd.  A socket that is never bind()ed, or
@@ -366,7 +369,9 @@ static int wind_udp_setsockopt(int fd, int level, int name, const void *val,
 		return -1;
 	}
 	r = real_setsockopt(fd, level, name, val, len);
-	if (!r && level == SOL_IP && name == IP_RECVERR && len >= sizeof(int)) {
+	if (!r && ((level == SOL_IP && name == IP_RECVERR) ||
+		   (level == SOL_IPV6 && name == IPV6_RECVERR)) &&
+	    len >= sizeof(int)) {
 		memcpy(&v, val, sizeof(v));
 		v = !!v;
 		r = real_setsockopt(fd, SOL_WIND, WIND_RECVERR, &v, sizeof(v));
@@ -376,17 +381,18 @@ static int wind_udp_setsockopt(int fd, int level, int name, const void *val,
 
 /* ---- conversion ------------------------------------------------------- */
 
-static int wind_socket_like(int type)
+static int wind_socket_like(int domain, int type)
 {
 	int fd, e;
 
-	fd = real_socket(AF_INET, SOCK_WIND | (type & (SOCK_NONBLOCK | SOCK_CLOEXEC)),
+	fd = real_socket(domain, SOCK_WIND | (type & (SOCK_NONBLOCK | SOCK_CLOEXEC)),
 			 IPPROTO_WIND);
 	if (fd >= 0)
 		return fd;
 	e = errno;
-	say(TAG "socket(AF_INET, SOCK_WIND, IPPROTO_WIND): %s (is wind.ko installed?)%s",
-	    strerror(e), opt_fallback ? "; WIND_PRELOAD_FALLBACK: UDP instead" : "");
+	say(TAG "socket(%s, SOCK_WIND, IPPROTO_WIND): %s (is wind.ko installed?)%s",
+	    domain == AF_INET6 ? "AF_INET6" : "AF_INET", strerror(e),
+	    opt_fallback ? "; WIND_PRELOAD_FALLBACK: UDP instead" : "");
 	errno = e;
 	return -1;
 }
@@ -396,18 +402,20 @@ static int convert_at_bind(int fd, const struct pending *p,
 			   const struct sockaddr *addr, socklen_t len)
 {
 	struct f_owner_ex owner;
-	int w, fl, fdfl, sig, i, e;
+	int w, fl, fdfl, sig, i, e, domain;
+	socklen_t dlen = sizeof(domain);
 
 	fl = fcntl(fd, F_GETFL);
 	fdfl = fcntl(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0)
+	if (fl < 0 || fdfl < 0 ||
+	    real_getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) < 0)
 		return -1;
 	if (p->overflow) {
 		say(TAG "fd %d: too many socket options to carry over to Wind", fd);
 		errno = ENOMEM;
 		return -1;
 	}
-	w = wind_socket_like(SOCK_CLOEXEC);
+	w = wind_socket_like(domain, SOCK_CLOEXEC);
 	if (w < 0)
 		return -1;
 	for (i = 0; i < p->nopts; i++) {
@@ -444,9 +452,9 @@ fail:
 
 /* ---- the interposed calls --------------------------------------------- */
 
-static bool is_udp4(int domain, int type, int protocol)
+static bool is_udp(int domain, int type, int protocol)
 {
-	return domain == AF_INET &&
+	return (domain == AF_INET || domain == AF_INET6) &&
 	       (type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC)) == SOCK_DGRAM &&
 	       (protocol == 0 || protocol == IPPROTO_UDP);
 }
@@ -456,7 +464,7 @@ EXPORT int socket(int domain, int type, int protocol)
 	int fd;
 
 	init();
-	if (!is_udp4(domain, type, protocol))
+	if (!is_udp(domain, type, protocol))
 		return real_socket(domain, type, protocol);
 	if (ports_mode) {
 		fd = real_socket(domain, type, protocol);
@@ -464,7 +472,7 @@ EXPORT int socket(int domain, int type, int protocol)
 			pending_add(fd);
 		return fd;
 	}
-	fd = wind_socket_like(type);
+	fd = wind_socket_like(domain, type);
 	if (fd < 0) {
 		if (opt_fallback)
 			return real_socket(domain, type, protocol);
@@ -472,15 +480,27 @@ EXPORT int socket(int domain, int type, int protocol)
 	}
 	if (!conv_add(fd))
 		debug(TAG "fd %d: out of memory: it will look like Wind", fd);
-	debug(TAG "fd %d: UDP socket created as Wind", fd);
+	debug(TAG "fd %d: %s UDP socket created as Wind", fd,
+	      domain == AF_INET6 ? "AF_INET6" : "AF_INET");
 	return fd;
+}
+
+/* The port of an AF_INET or AF_INET6 address (host order), or -1 */
+static int addr_port(const struct sockaddr *addr, socklen_t len)
+{
+	if (!addr || len < sizeof(sa_family_t))
+		return -1;
+	if (addr->sa_family == AF_INET && len >= sizeof(struct sockaddr_in))
+		return ntohs(((const struct sockaddr_in *)addr)->sin_port);
+	if (addr->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6))
+		return ntohs(((const struct sockaddr_in6 *)addr)->sin6_port);
+	return -1;
 }
 
 EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len)
 {
-	const struct sockaddr_in *sin = (const struct sockaddr_in *)addr;
 	struct pending **pp, *p;
-	int r;
+	int r, port;
 
 	init();
 	if (!ports_mode)
@@ -492,8 +512,8 @@ EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len)
 		return real_bind(fd, addr, len);
 	}
 	p = *pp;
-	if (!addr || len < sizeof(*sin) || sin->sin_family != AF_INET ||
-	    !port_listed(ntohs(sin->sin_port))) {
+	port = addr_port(addr, len);
+	if (port < 0 || !port_listed(port)) {
 		*pp = p->next;		/* it stays UDP */
 		free(p);
 		pthread_mutex_unlock(&lock);
@@ -515,8 +535,8 @@ EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	if (r == 0) {
 		if (!conv_add(fd))
 			debug(TAG "fd %d: out of memory: it will look like Wind", fd);
-		debug(TAG "fd %d: UDP socket turned into Wind at bind() to port %u",
-		      fd, ntohs(sin->sin_port));
+		debug(TAG "fd %d: UDP socket turned into Wind at bind() to port %d",
+		      fd, port);
 	}
 	return r;
 }

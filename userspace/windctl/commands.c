@@ -93,11 +93,68 @@ int wc_fail(struct wc_nl *nl, const char *what, int err)
 	return report(nl, what, err, NULL, 0);
 }
 
-static const char *ip(uint32_t addr_be, char *buf)
-{
-	struct in_addr a = { .s_addr = addr_be };
+/* Room for any address, and for one in brackets with ":65535" */
+#define ADDR_LEN	INET6_ADDRSTRLEN
+#define ADDR_PORT_LEN	(INET6_ADDRSTRLEN + 8)
 
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+/* An address as text: dotted quad, or IPv6 (none sent: 0.0.0.0) */
+static const char *ip(const struct wc_addr *a, char *buf)
+{
+	if (a->family == AF_INET6)
+		return inet_ntop(AF_INET6, &a->v6, buf, ADDR_LEN);
+	if (a->family == AF_INET)
+		return inet_ntop(AF_INET, &a->v4, buf, ADDR_LEN);
+	return strcpy(buf, "0.0.0.0");
+}
+
+/* "10.0.0.1:7000", or "[fd00::1]:7000" for an IPv6 address */
+static const char *ip_port(const struct wc_addr *a, unsigned int port,
+			   char *buf)
+{
+	char s[ADDR_LEN];
+
+	ip(a, s);
+	snprintf(buf, ADDR_PORT_LEN, a->family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		 s, port);
+	return buf;
+}
+
+/* a as IPv6 (an IPv4 address v4-mapped), to compare the two families */
+static struct in6_addr as_v6(const struct wc_addr *a)
+{
+	struct in6_addr m;
+
+	if (a->family == AF_INET6)
+		return a->v6;
+	memset(&m, 0, sizeof(m));
+	m.s6_addr[10] = 0xff;
+	m.s6_addr[11] = 0xff;
+	if (a->family == AF_INET)
+		memcpy(&m.s6_addr[12], &a->v4, 4);
+	return m;
+}
+
+/* Order: IPv4 (and none) first, by number, then IPv6, by bytes */
+static int cmp_addr(const struct wc_addr *x, const struct wc_addr *y)
+{
+	bool x6 = x->family == AF_INET6, y6 = y->family == AF_INET6;
+
+	if (x6 != y6)
+		return x6 ? 1 : -1;
+	if (x6)
+		return memcmp(&x->v6, &y->v6, sizeof(x->v6));
+	if (x->family != y->family)
+		return x->family < y->family ? -1 : 1;
+	return ntohl(x->v4.s_addr) < ntohl(y->v4.s_addr) ? -1 :
+	       ntohl(x->v4.s_addr) > ntohl(y->v4.s_addr);
+}
+
+/* The same host: 10.0.0.2 is ::ffff:10.0.0.2, as for a dual-stack socket */
+static bool same_addr(const struct wc_addr *x, const struct wc_addr *y)
+{
+	struct in6_addr a = as_v6(x), b = as_v6(y);
+
+	return !memcmp(&a, &b, sizeof(a));
 }
 
 /* "12.345ms" from microseconds */
@@ -124,30 +181,73 @@ static int parse_port(const char *s, uint16_t *port)
 	return 0;
 }
 
+/*
+ * A peer: ADDR, ADDR:PORT, [ADDR6] or [ADDR6]:PORT; an IPv6 address may
+ * stand without brackets when no port follows (fd00::2).  *port 0: any.
+ */
+static int parse_peer(const char *s, struct wc_addr *a, uint16_t *port)
+{
+	char buf[ADDR_PORT_LEN + 1];
+	const char *p = NULL;
+	char *host = buf, *end;
+
+	if (strlen(s) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, s);
+	*port = 0;
+	if (buf[0] == '[') {
+		end = strchr(buf, ']');
+		if (!end || (end[1] && end[1] != ':'))
+			goto bad;
+		*end = '\0';
+		host = buf + 1;
+		if (end[1])
+			p = end + 2;
+	} else if ((end = strchr(buf, ':')) && !strchr(end + 1, ':')) {
+		*end = '\0';		/* one colon: IPv4 and a port */
+		p = end + 1;
+	}
+	memset(a, 0, sizeof(*a));
+	if (buf[0] != '[' && inet_pton(AF_INET, host, &a->v4) == 1)
+		a->family = AF_INET;
+	else if (inet_pton(AF_INET6, host, &a->v6) == 1)
+		a->family = AF_INET6;
+	else
+		goto bad;
+	if (p && parse_port(p, port))
+		return -1;
+	return 0;
+bad:
+	fprintf(stderr, "windctl: \"%s\" is not a peer (ADDR, ADDR:PORT, [ADDR6]:PORT)\n",
+		s);
+	return -1;
+}
+
 static int cmp_sock(const void *a, const void *b)
 {
 	const struct wc_sock *x = a, *y = b;
 
 	if (x->port != y->port)
 		return x->port < y->port ? -1 : 1;
-	return ntohl(x->addr) < ntohl(y->addr) ? -1 :
-	       ntohl(x->addr) > ntohl(y->addr);
+	return cmp_addr(&x->addr, &y->addr);
 }
 
 static int cmp_peer(const void *a, const void *b)
 {
 	const struct wc_peer *x = a, *y = b;
+	int c;
 
 	if (x->sock_port != y->sock_port)
 		return x->sock_port < y->sock_port ? -1 : 1;
-	if (x->addr != y->addr)
-		return ntohl(x->addr) < ntohl(y->addr) ? -1 : 1;
+	c = cmp_addr(&x->addr, &y->addr);
+	if (c)
+		return c;
 	return x->port < y->port ? -1 : x->port > y->port;
 }
 
 static void show_json(const struct wc_sock *s, size_t n)
 {
-	char a[INET_ADDRSTRLEN];
+	char a[ADDR_LEN];
 	size_t i;
 
 	wc_json_begin_array(stdout);
@@ -155,9 +255,9 @@ static void show_json(const struct wc_sock *s, size_t n)
 		wc_json_key(stdout, NULL);
 		wc_json_begin_object(stdout);
 		wc_json_uint(stdout, "port", s[i].port);
-		wc_json_str(stdout, "addr", ip(s[i].addr, a));
+		wc_json_str(stdout, "addr", ip(&s[i].addr, a));
 		if (s[i].has_peer) {
-			wc_json_str(stdout, "peer_addr", ip(s[i].peer_addr, a));
+			wc_json_str(stdout, "peer_addr", ip(&s[i].peer_addr, a));
 			wc_json_uint(stdout, "peer_port", s[i].peer_port);
 		} else {
 			wc_json_null(stdout, "peer_addr");
@@ -191,16 +291,16 @@ static void show_table(const struct wc_sock *s, size_t n)
 		WC_RIGHT, WC_RIGHT, WC_RIGHT, WC_RIGHT, WC_RIGHT,
 	};
 	struct wc_table *t = wc_table_new(ARRAY_SIZE(hdr), hdr, al);
-	char a[INET_ADDRSTRLEN];
+	char a[ADDR_PORT_LEN];
 	size_t i;
 
 	if (!t)
 		return;
 	for (i = 0; i < n; i++) {
-		wc_table_cell(t, "%s:%u", ip(s[i].addr, a), s[i].port);
+		wc_table_cell(t, "%s", ip_port(&s[i].addr, s[i].port, a));
 		if (s[i].has_peer)
-			wc_table_cell(t, "%s:%u", ip(s[i].peer_addr, a),
-				      s[i].peer_port);
+			wc_table_cell(t, "%s", ip_port(&s[i].peer_addr,
+						       s[i].peer_port, a));
 		else
 			wc_table_cell(t, "-");
 		wc_table_cell(t, "%u", s[i].peers);
@@ -249,7 +349,7 @@ static const char *status_name(uint32_t status)
 
 static void peers_json(const struct wc_peer *p, size_t n)
 {
-	char a[INET_ADDRSTRLEN];
+	char a[ADDR_LEN];
 	size_t i;
 
 	wc_json_begin_array(stdout);
@@ -257,8 +357,8 @@ static void peers_json(const struct wc_peer *p, size_t n)
 		wc_json_key(stdout, NULL);
 		wc_json_begin_object(stdout);
 		wc_json_uint(stdout, "sock_port", p[i].sock_port);
-		wc_json_str(stdout, "local_addr", ip(p[i].local_addr, a));
-		wc_json_str(stdout, "addr", ip(p[i].addr, a));
+		wc_json_str(stdout, "local_addr", ip(&p[i].local_addr, a));
+		wc_json_str(stdout, "addr", ip(&p[i].addr, a));
 		wc_json_uint(stdout, "port", p[i].port);
 		wc_json_str(stdout, "status", status_name(p[i].status));
 		wc_json_uint(stdout, "in_flight", p[i].in_flight);
@@ -300,14 +400,14 @@ static void peers_table(const struct wc_peer *p, size_t n)
 		WC_RIGHT, WC_RIGHT, WC_RIGHT, WC_RIGHT, WC_RIGHT, WC_RIGHT,
 	};
 	struct wc_table *t = wc_table_new(ARRAY_SIZE(hdr), hdr, al);
-	char a[INET_ADDRSTRLEN], b[32];
+	char a[ADDR_PORT_LEN], b[32];
 	size_t i;
 
 	if (!t)
 		return;
 	for (i = 0; i < n; i++) {
 		wc_table_cell(t, "%u", p[i].sock_port);
-		wc_table_cell(t, "%s:%u", ip(p[i].addr, a), p[i].port);
+		wc_table_cell(t, "%s", ip_port(&p[i].addr, p[i].port, a));
 		wc_table_cell(t, "%s", status_name(p[i].status));
 		wc_table_cell(t, "%u", p[i].in_flight);
 		wc_table_cell(t, "%u", p[i].wq_packets);
@@ -333,20 +433,43 @@ static void peers_table(const struct wc_peer *p, size_t n)
 static int cmd_peers(struct wc_nl *nl, const struct wc_opts *o, int argc,
 		     char **argv)
 {
+	struct wc_addr peer;
 	struct wc_peer *p;
-	uint16_t port = 0;
-	size_t n;
-	int err;
+	uint16_t port = 0, peer_port = 0;
+	bool by_peer = false;
+	size_t n, i, kept;
+	int err, arg = 1;
 
-	if (argc > 2) {
-		fprintf(stderr, "windctl: peers takes at most a port\n");
+	if (argc > 3) {
+		fprintf(stderr, "windctl: peers takes at most a port and a peer\n");
 		return 2;
 	}
-	if (argc == 2 && parse_port(argv[1], &port))
+	/* a local port is all digits; a peer never is */
+	if (arg < argc && argv[arg][strspn(argv[arg], "0123456789")] == '\0') {
+		if (parse_port(argv[arg], &port))
+			return 2;
+		arg++;
+	}
+	if (arg < argc) {
+		if (parse_peer(argv[arg], &peer, &peer_port))
+			return 2;
+		by_peer = true;
+		arg++;
+	}
+	if (arg < argc) {
+		fprintf(stderr, "windctl: peers: \"%s\" unexpected (PORT first, then the peer)\n",
+			argv[arg]);
 		return 2;
+	}
 	err = wc_nl_peers(nl, port, &p, &n);
 	if (err)
 		return wc_fail(nl, "peers", err);
+	for (i = kept = 0; i < n && by_peer; i++)
+		if (same_addr(&p[i].addr, &peer) &&
+		    (!peer_port || p[i].port == peer_port))
+			p[kept++] = p[i];
+	if (by_peer)
+		n = kept;
 	qsort(p, n, sizeof(*p), cmp_peer);
 	if (o->json)
 		peers_json(p, n);
@@ -521,14 +644,14 @@ static int print_event(const struct wc_event *ev, void *arg)
 	const char *name = ev->event < ARRAY_SIZE(event_names) &&
 			   event_names[ev->event] ? event_names[ev->event] : NULL;
 	const char *ename = ev->error ? strerrorname_np(ev->error) : NULL;
-	char a[INET_ADDRSTRLEN], l[INET_ADDRSTRLEN], num[16];
+	char a[ADDR_LEN], l[ADDR_LEN], ap[ADDR_PORT_LEN], num[16];
 
 	if (!name) {
 		snprintf(num, sizeof(num), "%u", ev->event);
 		name = num;
 	}
-	ip(ev->addr, a);
-	ip(ev->local_addr, l);
+	ip(&ev->addr, a);
+	ip(&ev->local_addr, l);
 	if (o->json) {
 		wc_json_begin_object(stdout);
 		wc_json_str(stdout, "event", name);
@@ -544,8 +667,8 @@ static int print_event(const struct wc_event *ev, void *arg)
 		wc_json_end_object(stdout);
 		wc_json_end(stdout);
 	} else {
-		printf("%-11s sock %u peer %s:%u local %s", name, ev->sock_port,
-		       a, ev->port, l);
+		printf("%-11s sock %u peer %s local %s", name, ev->sock_port,
+		       ip_port(&ev->addr, ev->port, ap), l);
 		if (ev->error)
 			printf(" error %s (%s)", ename ? ename : "?",
 			       strerror(ev->error));
@@ -572,7 +695,7 @@ static int cmd_monitor(struct wc_nl *nl, const struct wc_opts *o, int argc,
 
 const struct wc_command wc_commands[] = {
 	{ "show", "", "list the bound Wind sockets", cmd_show },
-	{ "peers", "[PORT]", "per-peer state, of one local port or all", cmd_peers },
+	{ "peers", "[PORT] [PEER]", "per-peer state, of one local port or all", cmd_peers },
 	{ "stats", "", "the namespace's counters (/proc/net/wind_stat)", cmd_stats },
 	{ "get", "", "the tunables (net.wind.*)", cmd_get },
 	{ "set", "NAME VALUE [NAME VALUE]...", "set tunables, all or none", cmd_set },

@@ -274,6 +274,22 @@ static uint64_t get_u64(struct nlattr **tb, int type)
 	return tb[type] ? nla_get_u64(tb[type]) : 0;
 }
 
+/*
+ * The address of attribute v4 or, when the kernel sent that one instead,
+ * of v6 (16 bytes); family 0 when neither came (or a short one did)
+ */
+static void get_addr(struct nlattr **tb, int v4, int v6, struct wc_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (tb[v6] && nla_len(tb[v6]) >= (int)sizeof(a->v6)) {
+		a->family = AF_INET6;
+		memcpy(&a->v6, nla_data(tb[v6]), sizeof(a->v6));
+	} else if (tb[v4] && nla_len(tb[v4]) >= (int)sizeof(a->v4)) {
+		a->family = AF_INET;
+		memcpy(&a->v4, nla_data(tb[v4]), sizeof(a->v4));
+	}
+}
+
 /* A growing array of fixed-size records */
 struct records {
 	void *v;
@@ -301,9 +317,10 @@ static int parse_sock(struct nlattr **tb, void *arg)
 	if (!s)
 		return -ENOMEM;
 	s->port = get_u16(tb, WIND_A_SOCK_PORT);
-	s->addr = get_u32(tb, WIND_A_SOCK_ADDR);
-	s->has_peer = tb[WIND_A_SOCK_PEER_ADDR] != NULL;
-	s->peer_addr = get_u32(tb, WIND_A_SOCK_PEER_ADDR);
+	get_addr(tb, WIND_A_SOCK_ADDR, WIND_A_SOCK_ADDR6, &s->addr);
+	get_addr(tb, WIND_A_SOCK_PEER_ADDR, WIND_A_SOCK_PEER_ADDR6,
+		 &s->peer_addr);
+	s->has_peer = s->peer_addr.family != 0;
 	s->peer_port = get_u16(tb, WIND_A_SOCK_PEER_PORT);
 	s->peers = get_u32(tb, WIND_A_SOCK_PEERS);
 	s->rmem = get_u32(tb, WIND_A_SOCK_RMEM);
@@ -343,8 +360,9 @@ static int parse_peer(struct nlattr **tb, void *arg)
 	if (!p)
 		return -ENOMEM;
 	p->sock_port = get_u16(tb, WIND_A_PEER_SOCK_PORT);
-	p->local_addr = get_u32(tb, WIND_A_PEER_LOCAL_ADDR);
-	p->addr = get_u32(tb, WIND_A_PEER_ADDR);
+	get_addr(tb, WIND_A_PEER_LOCAL_ADDR, WIND_A_PEER_LOCAL_ADDR6,
+		 &p->local_addr);
+	get_addr(tb, WIND_A_PEER_ADDR, WIND_A_PEER_ADDR6, &p->addr);
 	p->port = get_u16(tb, WIND_A_PEER_PORT);
 	p->status = get_u32(tb, WIND_A_PEER_STATUS);
 	p->in_flight = get_u32(tb, WIND_A_PEER_IN_FLIGHT);
@@ -487,11 +505,9 @@ static int on_event(struct nl_msg *msg, void *arg)
 	ev.error = get_u32(tb, WIND_A_PEER_ERROR);
 	ev.sock_port = get_u16(tb, WIND_A_PEER_SOCK_PORT);
 	ev.port = get_u16(tb, WIND_A_PEER_PORT);
-	/* addresses stay in network byte order */
-	if (tb[WIND_A_PEER_LOCAL_ADDR])
-		ev.local_addr = nla_get_u32(tb[WIND_A_PEER_LOCAL_ADDR]);
-	if (tb[WIND_A_PEER_ADDR])
-		ev.addr = nla_get_u32(tb[WIND_A_PEER_ADDR]);
+	get_addr(tb, WIND_A_PEER_LOCAL_ADDR, WIND_A_PEER_LOCAL_ADDR6,
+		 &ev.local_addr);
+	get_addr(tb, WIND_A_PEER_ADDR, WIND_A_PEER_ADDR6, &ev.addr);
 	mon->ret = mon->fn(&ev, mon->arg);
 	return mon->ret ? NL_STOP : NL_OK;
 }

@@ -14,15 +14,28 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <netinet/in.h>
 #include <linux/wind.h>
 
 /* ---- nl.c: the kernel interface ---------------------------------------- */
 
+/*
+ * An address as the kernel sent it: WIND_A_*_ADDR (IPv4) or, for an IPv6
+ * peer or an AF_INET6 socket, WIND_A_*_ADDR6.  Both in network byte order.
+ */
+struct wc_addr {
+	int family;			/* AF_INET or AF_INET6 */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	};
+};
+
 struct wc_sock {
 	uint16_t port;
-	uint32_t addr;			/* network byte order */
+	struct wc_addr addr;
 	bool has_peer;			/* connect() set a default peer */
-	uint32_t peer_addr;		/* network byte order */
+	struct wc_addr peer_addr;
 	uint16_t peer_port;
 	uint32_t peers, rmem, rmem_limit, wmem, wmem_limit, drops, uid;
 	uint32_t incarnation;
@@ -31,7 +44,7 @@ struct wc_sock {
 
 struct wc_peer {
 	uint16_t sock_port, port;
-	uint32_t local_addr, addr;	/* network byte order */
+	struct wc_addr local_addr, addr;
 	uint32_t status;		/* enum wind_peer_status */
 	uint32_t in_flight, wq_packets, rq_packets;
 	uint32_t srtt_us, rttvar_us, rto_us, retries, mss;
@@ -45,7 +58,7 @@ struct wc_event {
 	uint32_t event;			/* enum wind_peer_event */
 	uint32_t error;			/* positive errno, 0 if none */
 	uint16_t sock_port, port;
-	uint32_t local_addr, addr;	/* network byte order */
+	struct wc_addr local_addr, addr;
 };
 
 /* Values indexed by their attribute (WIND_A_STATS_*, WIND_A_PARAMS_*) */
