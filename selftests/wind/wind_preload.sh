@@ -329,8 +329,8 @@ t10() {
 		"OPEN:$TMP/out-shim6.txt,creat,trunc" 2> "$TMP/socat-recv-shim6.log" &
 	rpid=$!
 	pids+=($rpid)
-	poll 20 bound "$B" 7502 wind ||
-		{ echo "# socat UDP6 receiver not bound in /proc/net/wind"; return 1; }
+	poll 20 bound "$B" 7502 wind6 ||
+		{ echo "# socat UDP6 receiver not bound in /proc/net/wind6"; return 1; }
 	! bound "$B" 7502 udp6 ||
 		{ echo "# socat UDP6 receiver is in /proc/net/udp6"; return 1; }
 	shim "$A" timeout 120 socat -u -b $LINE_LEN "OPEN:$TMP/in.txt" \
