@@ -65,26 +65,45 @@ static int wind_stat_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-static int wind_sockets_show(struct seq_file *seq, void *v)
+/* The bound sockets of one family, addresses as /proc/net/udp (udp6)
+ * prints them, then what every Wind socket has.
+ */
+static void sockets_show(struct seq_file *seq, int family)
 {
 	struct wind_net *wn = wind_net(seq_file_single_net(seq));
 	struct wind_sock *ws;
 	int i, sl = 0;
 
-	seq_puts(seq, "  sl  local_address rem_address   st tx_queue rx_queue   uid  inode peers drops\n");
+	if (family == AF_INET6)
+		seq_puts(seq, "  sl  local_address                         remote_address                        st tx_queue rx_queue   uid  inode peers drops\n");
+	else
+		seq_puts(seq, "  sl  local_address rem_address   st tx_queue rx_queue   uid  inode peers drops\n");
 	spin_lock_bh(&wn->port_lock);
 	for (i = 0; i < ARRAY_SIZE(wn->ports); i++) {
 		hlist_for_each_entry(ws, &wn->ports[i], port_node) {
 			struct sock *sk = &ws->inet.sk;
 			struct inet_sock *inet = &ws->inet;
 
-			/* AF_INET6 sockets are in wind6, as in udp6 */
-			if (sk->sk_family != AF_INET)
+			if (sk->sk_family != family)
 				continue;
-			seq_printf(seq, "%4d: %08X:%04X %08X:%04X %02X %08X:%08X %5u %6lu %5u %5u\n",
-				   sl++, inet->inet_rcv_saddr,
-				   ntohs(inet->inet_sport), inet->inet_daddr,
-				   ntohs(inet->inet_dport), sk->sk_state,
+			seq_printf(seq, "%4d: ", sl++);
+			if (family == AF_INET6) {
+				const __be32 *src = sk->sk_v6_rcv_saddr.s6_addr32;
+				const __be32 *dst = sk->sk_v6_daddr.s6_addr32;
+
+				seq_printf(seq, "%08X%08X%08X%08X:%04X %08X%08X%08X%08X:%04X",
+					   src[0], src[1], src[2], src[3],
+					   ntohs(inet->inet_sport),
+					   dst[0], dst[1], dst[2], dst[3],
+					   ntohs(inet->inet_dport));
+			} else {
+				seq_printf(seq, "%08X:%04X %08X:%04X",
+					   inet->inet_rcv_saddr,
+					   ntohs(inet->inet_sport), inet->inet_daddr,
+					   ntohs(inet->inet_dport));
+			}
+			seq_printf(seq, " %02X %08X:%08X %5u %6lu %5u %5u\n",
+				   sk->sk_state,
 				   sk_wmem_alloc_get(sk), sk_rmem_alloc_get(sk),
 				   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
 				   sock_i_ino(sk), READ_ONCE(ws->npeers),
@@ -92,39 +111,18 @@ static int wind_sockets_show(struct seq_file *seq, void *v)
 		}
 	}
 	spin_unlock_bh(&wn->port_lock);
+}
+
+/* /proc/net/wind: the AF_INET sockets; the AF_INET6 ones are in wind6 */
+static int wind_sockets_show(struct seq_file *seq, void *v)
+{
+	sockets_show(seq, AF_INET);
 	return 0;
 }
 
-/* /proc/net/wind6: the AF_INET6 sockets, addresses as /proc/net/udp6's */
 static int wind6_sockets_show(struct seq_file *seq, void *v)
 {
-	struct wind_net *wn = wind_net(seq_file_single_net(seq));
-	struct wind_sock *ws;
-	int i, sl = 0;
-
-	seq_puts(seq, "  sl  local_address                         remote_address                        st tx_queue rx_queue   uid  inode peers drops\n");
-	spin_lock_bh(&wn->port_lock);
-	for (i = 0; i < ARRAY_SIZE(wn->ports); i++) {
-		hlist_for_each_entry(ws, &wn->ports[i], port_node) {
-			struct sock *sk = &ws->inet.sk;
-			const __be32 *src = sk->sk_v6_rcv_saddr.s6_addr32;
-			const __be32 *dst = sk->sk_v6_daddr.s6_addr32;
-			struct inet_sock *inet = &ws->inet;
-
-			if (sk->sk_family != AF_INET6)
-				continue;
-			seq_printf(seq, "%4d: %08X%08X%08X%08X:%04X %08X%08X%08X%08X:%04X %02X %08X:%08X %5u %6lu %5u %5u\n",
-				   sl++, src[0], src[1], src[2], src[3],
-				   ntohs(inet->inet_sport),
-				   dst[0], dst[1], dst[2], dst[3],
-				   ntohs(inet->inet_dport), sk->sk_state,
-				   sk_wmem_alloc_get(sk), sk_rmem_alloc_get(sk),
-				   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
-				   sock_i_ino(sk), READ_ONCE(ws->npeers),
-				   atomic_read(&sk->sk_drops));
-		}
-	}
-	spin_unlock_bh(&wn->port_lock);
+	sockets_show(seq, AF_INET6);
 	return 0;
 }
 
