@@ -197,6 +197,12 @@ static long page;
 static unsigned char *bad_page;	/* a PROT_NONE page: EFAULT */
 static volatile int stop_drain;
 static pthread_barrier_t done_barrier;	/* no thread exits while signalled */
+/* no thread starts before every worker's pthread_t is written: a
+ * pthread_kill() of a thread not yet created dereferences a null pthread_t
+ * with every signal blocked, and the kernel kills the process without
+ * running on_fault()
+ */
+static pthread_barrier_t start_barrier;
 static volatile long progress;		/* bumped by every step; the watchdog reads it */
 static volatile const char *main_step = "setup";
 
@@ -1474,6 +1480,7 @@ static void *worker_main(void *arg)
 
 	trng = &w->rng;
 	w->tid = gettid();
+	pthread_barrier_wait(&start_barrier);
 	for (n = 0; n < ops_per_thread; n++) {
 		w->cur_op = pick_op();
 		run_op(w, w->cur_op);
@@ -1913,6 +1920,7 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 	ASSERT_EQ(0, pthread_create(&watchdog, NULL, watchdog_main, NULL));
 	main_step = "waiting for the workers";
 	ASSERT_EQ(0, pthread_barrier_init(&done_barrier, NULL, nthreads));
+	ASSERT_EQ(0, pthread_barrier_init(&start_barrier, NULL, nthreads + 1));
 	ASSERT_EQ(0, pthread_create(&drain, NULL, drain_main, NULL));
 	for (i = 0; i < nthreads; i++) {
 		ASSERT_EQ(0, sem_init(&workers[i].go, 0, 0));
@@ -1921,6 +1929,7 @@ TEST_F_TIMEOUT(sysfuzz, random_operations_leave_nothing_behind, 7200)
 	}
 	for (i = 0; i < nthreads; i++)
 		ASSERT_EQ(0, pthread_create(&workers[i].th, NULL, worker_main, &workers[i]));
+	pthread_barrier_wait(&start_barrier);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(workers[i].th, NULL);
 	main_step = "joining the sync-send helpers";
