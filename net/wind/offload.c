@@ -27,8 +27,10 @@
  * on) are merged as TCP's are (skb_gro_receive(): the first packet's
  * headers, the others' payloads in its frags or frag_list) into a GSO skb
  * of the same type and gso_size, which IP takes through its stack once.
- * wind_rcv() cuts it back into its packets (rcv_segments(), through
- * wind_gso_segment()), each with the headers and checksum it had.  Only
+ * The merge is a fraglist one: the first packet whole, each later one a
+ * frag_list member that starts at its payload, which wind_rcv() splits
+ * without copying (wind_gso_rcv()), and a device or a forwarding hop cuts
+ * with wind_gso_segment() as a sender's GSO skb.  Only
  * consecutive packets of one message merge: whatever would make one of
  * them act differently at the receiver (its ack, window or oldest, or an
  * ACK request, which only the last of a run may carry) ends the run.
@@ -328,6 +330,8 @@ static int wind_gro_complete(struct sk_buff *skb, int nhoff, __sum16 check)
 {
 	struct windhdr *wh = (struct windhdr *)(skb->data + nhoff);
 
+	/* the whole run's length, as a sender's GSO skb has it */
+	wh->len = htons(skb->len - nhoff);
 	wh->check = check;
 	skb->csum_start = (unsigned char *)wh - skb->head;
 	skb->csum_offset = offsetof(struct windhdr, check);

@@ -111,13 +111,17 @@ def family_cases(t, family):
     try:
         netem("delay 2ms")
         gro0, gso0 = stat(B, "InGroPackets"), stat(A, "OutGsoPackets")
+        split0 = stat(B, "InGsoPackets")
         ok, diag = exact(*exchange(tx, rx, dst))
         gro, gso = stat(B, "InGroPackets") - gro0, \
             stat(A, "OutGsoPackets") - gso0
+        split = stat(B, "InGsoPackets") - split0
         t.check(f"{v}_every_type_exact_in_order", ok, diag)
+        # merged, and split again without copying (InGsoPackets)
         t.check(f"{v}_packets_sent_one_by_one_merged_by_gro",
-                gso == 0 and gro > 0, f"OutGsoPackets {gso}, "
-                f"InGroPackets {gro}")
+                gso == 0 and gro > 0 and split > 0,
+                f"OutGsoPackets {gso}, InGroPackets {gro}, "
+                f"InGsoPackets {split}")
 
         netem("delay 2ms reorder 30% 50% loss 3%")
         ok, diag = exact(*exchange(tx, rx, dst))
