@@ -247,7 +247,7 @@ static struct sk_buff *wind_gro_receive(struct list_head *head,
 		if (!NAPI_GRO_CB(p)->same_flow)
 			continue;
 		wh2 = wind_hdr(p);
-		if (*(u32 *)&wh->source != *(u32 *)&wh2->source ||
+		if (wh->source != wh2->source || wh->dest != wh2->dest ||
 		    wh->src_tag != wh2->src_tag || wh->dst_tag != wh2->dst_tag) {
 			NAPI_GRO_CB(p)->same_flow = 0;
 			continue;
