@@ -13,7 +13,10 @@
 # sampling is by timer) with the top kernel symbols.  Not part of make
 # bench: a tool for finding what to optimise.  WIND_SYSCTL="rto_min_ms=5
 # delack_ms=2" sets net.wind.* tunables in both namespaces first;
-# WIND_NOPERF=1 runs without the profiler.
+# WIND_NOPERF=1 runs without the profiler.  WIND_GRO=on (or off) makes
+# the client send packet by packet (TSO off, gso_max_segs 1: no GSO skbs
+# of Wind's) to a server veth with GRO on (NAPI, merging; InGroPackets)
+# or off: the receive side of GRO, A/B in one VM.
 set -u
 REPO=${WIND_ROOT:-$(cd "$(dirname "$0")/.." && pwd -P)}
 WP=$REPO/userspace/windperf/windperf
@@ -49,6 +52,11 @@ if [ -n "$loss" ]; then
 		ip -n $ns link set dev eth0 gso_max_segs 1
 		ip netns exec $ns tc qdisc replace dev eth0 root netem loss "$loss%" limit 10000
 	done
+fi
+if [ -n "${WIND_GRO:-}" ]; then
+	ip -n $A link set dev eth0 gso_max_segs 1
+	ip netns exec $A ethtool -K eth0 tso off >/dev/null || exit 1
+	ip netns exec $B ethtool -K eth0 gro "$WIND_GRO" >/dev/null || exit 1
 fi
 ip netns exec $A ping -c 1 -W 2 10.98.0.2 >/dev/null || exit 1
 [ -n "${WIND_SYSCTL:-}" ] && modprobe wind

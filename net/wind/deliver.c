@@ -408,12 +408,14 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 /**
  * wind_gso_rcv() - a GSO skb of data packets from a peer, whole
  * @peer: the peer, its socket locked
- * @skb: the skb as output.c builds it (input.c checked its layout: the
- *	 headers linear, then one frag_list member per packet, each of
- *	 gso_size bytes but the last); consumed
+ * @skb: the skb as output.c or GRO builds it (input.c checked its layout:
+ *	 the headers linear, the first packet's payload after them (GRO's),
+ *	 then one frag_list member per packet, each of gso_size bytes but
+ *	 the last); consumed
  *
  * Each member becomes a packet of its own, with the header fields the
- * segmentation would have given it; one ACK decision covers them all.
+ * segmentation would have given it, and so does the skb itself when it
+ * holds the first packet's payload; one ACK decision covers them all.
  * The members are taken over when the skb is ours alone, else (netem's
  * duplicate shares them) cloned.
  */
@@ -421,10 +423,11 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct net *net = sock_net(peer->sk);
 	bool own = !skb_cloned(skb) && !skb_shared(skb);
+	unsigned int i = 0, mlen = 0, mtrue = 0;
 	struct sk_buff *member, *next, *pkt;
+	ktime_t tstamp = skb->tstamp;
 	struct wind_skb_cb first;
-	unsigned int i = 0;
-	bool now = false;
+	bool now = false, head;
 
 	data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
@@ -432,11 +435,39 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
 	/* wind_rcv() counted the skb as one packet; gso_segs is checked */
 	WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, skb_shinfo(skb)->gso_segs - 1);
+	skb_walk_frags(skb, member) {
+		mlen += member->len;
+		mtrue += member->truesize;
+	}
+	head = skb->len - mlen > WIND_DATA_HLEN;
 	member = skb_shinfo(skb)->frag_list;
 	if (own) {
 		skb_shinfo(skb)->frag_list = NULL;
-		skb->data_len = 0;
-		skb->len = skb_headlen(skb);
+		skb->data_len -= mlen;
+		skb->len -= mlen;
+	}
+	if (head) {
+		/* GRO's: the skb is the first packet (only one of our own
+		 * passes gso_layout_ok(); another's first packet would be
+		 * dropped here as one without memory, and come again)
+		 */
+		if (own) {
+			struct skb_shared_info *shinfo = skb_shinfo(skb);
+
+			shinfo->gso_size = 0;
+			shinfo->gso_segs = 0;
+			shinfo->gso_type = 0;
+			if (skb->truesize > mtrue)
+				skb->truesize -= mtrue;
+			__skb_pull(skb, WIND_DATA_HLEN);
+			WIND_SKB_CB(skb)->flags &= ~WIND_F_ACKREQ;
+			now |= data_rcv_one(peer, skb);
+		} else {
+			peer->drops++;
+			atomic_inc(&peer->sk->sk_drops);
+			now = true;
+		}
+		i++;
 	}
 	for (; member; member = next, i++) {
 		struct wind_skb_cb *cb;
@@ -456,7 +487,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 			now = true;
 			continue;
 		}
-		pkt->tstamp = skb->tstamp;
+		pkt->tstamp = tstamp;
 		cb = WIND_SKB_CB(pkt);
 		*cb = first;
 		cb->seq += i;
@@ -465,7 +496,8 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 			cb->flags &= ~WIND_F_ACKREQ;
 		now |= data_rcv_one(peer, pkt);
 	}
-	consume_skb(skb);
+	if (!head || !own)
+		consume_skb(skb);
 	data_ack(peer, now);
 }
 

@@ -77,7 +77,8 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 
 /* A GSO skb as output.c builds it: the Wind headers linear, then one
  * frag_list member per packet, each of gso_size - WIND_GSO_BIAS bytes
- * but the last.
+ * but the last; or as GRO merges one (offload.c), the first packet's
+ * payload, of that size, after the headers, in an skb of our own.
  * Only such a one is split without copying (wind_gso_rcv()).
  */
 static bool gso_layout_ok(const struct sk_buff *skb)
@@ -85,12 +86,13 @@ static bool gso_layout_ok(const struct sk_buff *skb)
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
 	unsigned int mss = shinfo->gso_size - WIND_GSO_BIAS, n = 0, len = 0;
 	const struct sk_buff *member;
+	unsigned int head;
 
 	if (!(shinfo->gso_type & SKB_GSO_SCTP) ||
 	    shinfo->gso_size <= WIND_GSO_BIAS ||
 	    (shinfo->gso_type & SKB_GSO_DODGY) ||
-	    mss < sizeof(struct wind_dsmhdr) || shinfo->nr_frags ||
-	    skb_headlen(skb) != WIND_DATA_HLEN)
+	    mss < sizeof(struct wind_dsmhdr) ||
+	    skb_headlen(skb) < WIND_DATA_HLEN)
 		return false;
 	skb_walk_frags(skb, member) {
 		if (!member->len || member->len > mss ||
@@ -99,8 +101,15 @@ static bool gso_layout_ok(const struct sk_buff *skb)
 		len += member->len;
 		n++;
 	}
-	return n >= 2 && n == shinfo->gso_segs &&
-	       len == skb->len - WIND_DATA_HLEN;
+	head = skb->len - WIND_DATA_HLEN - len;
+	if (head) {
+		if (head != mss || skb_cloned(skb) || skb_shared(skb))
+			return false;
+		n++;
+	} else if (shinfo->nr_frags || skb_headlen(skb) != WIND_DATA_HLEN) {
+		return false;
+	}
+	return n >= 2 && n == shinfo->gso_segs;
 }
 
 /* Any other GSO skb with our protocol in it is cut into packets by

@@ -21,9 +21,23 @@
  * would count Wind's packets 28 bytes short, and forward ones too large
  * for its link.  So gso_size is the payload per packet plus that
  * difference, WIND_GSO_BIAS, and the segmentation below takes it off.
+ *
+ * Generic receive offload is the other way round: packets of one message
+ * that arrive one by one on a NAPI device (virtio_net, a veth with GRO
+ * on) are merged as TCP's are (skb_gro_receive(): the first packet's
+ * headers, the others' payloads in its frags or frag_list) into a GSO skb
+ * of the same type and gso_size, which IP takes through its stack once.
+ * The merge is a fraglist one: the first packet whole, each later one a
+ * frag_list member that starts at its payload, which wind_rcv() splits
+ * without copying (wind_gso_rcv()), and a device or a forwarding hop cuts
+ * with wind_gso_segment() as a sender's GSO skb.  Only
+ * consecutive packets of one message merge: whatever would make one of
+ * them act differently at the receiver (its ack, window or oldest, or an
+ * ACK request, which only the last of a run may carry) ends the run.
  */
 #include <linux/skbuff.h>
 #include <net/checksum.h>
+#include <net/gro.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 #include <net/protocol.h>
@@ -133,14 +147,240 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 	return segs;
 }
 
+/* The Wind header of the packet @skb (at the GRO offset, checked for its
+ * own fields as wind_rcv() will), or NULL when it is no DATA packet of a
+ * message that another may join.
+ */
+static const struct windhdr *gro_data_hdr(struct sk_buff *skb)
+{
+	unsigned int off = skb_gro_offset(skb), len = skb_gro_len(skb), hlen;
+	const struct windhdr *wh;
+
+	/* a GSO skb, or one inside a tunnel GRO took apart (its type would
+	 * say UDP tunnel, which means Wind inside UDP to wind_gso_segment())
+	 */
+	if (skb_is_gso(skb) || NAPI_GRO_CB(skb)->encap_mark)
+		return NULL;
+	wh = skb_gro_header(skb, off + WIND_DATA_HLEN, off);
+	if (!wh || (wh->version_type & 0xf) != WIND_PKT_DATA ||
+	    wind_wire_check_len(wh, len) || wind_wire_check_hdr(wh, &hlen) ||
+	    wind_wire_check_body(wh) || len <= WIND_DATA_HLEN)
+		return NULL;
+	return wh;
+}
+
+/* Whether no packet may join a run after this one: the last of its
+ * message, or one that asks for an ACK at once.
+ */
+static bool gro_run_ends(const struct windhdr *wh)
+{
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+
+	return (wh->flags & WIND_F_ACKREQ) ||
+	       ntohs(dh->frag) + 1 == ntohs(dh->nfrags);
+}
+
+/* Chain @skb's payload to the run @p holds, as skb_gro_receive_list()
+ * (which the core does not export) does: the held packet keeps its
+ * headers and payload, each later one becomes a frag_list member that
+ * starts at its payload.  @p's shared info is written: a clone's (a tap
+ * on the sender's side) is not ours to write.
+ */
+static int gro_merge(struct sk_buff *p, struct sk_buff *skb)
+{
+	unsigned int off = skb_gro_offset(skb) + WIND_DATA_HLEN;
+
+	if (NAPI_GRO_CB(skb)->flush || skb_cloned(p) ||
+	    p->len + skb_gro_len(skb) - WIND_DATA_HLEN >= 65536 ||
+	    !pskb_may_pull(skb, off))
+		return -E2BIG;
+	if (NAPI_GRO_CB(p)->last == p)
+		skb_shinfo(p)->frag_list = skb;
+	else
+		NAPI_GRO_CB(p)->last->next = skb;
+	__skb_pull(skb, off);
+	NAPI_GRO_CB(p)->last = skb;
+	NAPI_GRO_CB(p)->count++;
+	p->data_len += skb->len;
+	p->len += skb->len;
+	p->truesize += skb->truesize;
+	/* owned, if at all, by the merged skb as a whole */
+	skb->destructor = NULL;
+	skb->sk = NULL;
+	NAPI_GRO_CB(skb)->same_flow = 1;
+	return 0;
+}
+
+/**
+ * wind_gro_receive() - merge a packet into a run of its message's
+ * @head: the packets GRO holds
+ * @skb: the new packet, its Wind header at the GRO offset, its checksum
+ *	 validated by the caller
+ *
+ * Return: the held skb to complete and pass up now, or NULL.
+ */
+static struct sk_buff *wind_gro_receive(struct list_head *head,
+					struct sk_buff *skb)
+{
+	const struct wind_datahdr *dh, *dh2;
+	struct windhdr *wh2;
+	const struct windhdr *wh;
+	struct sk_buff *pp = NULL;
+	unsigned int plen, mss;
+	struct sk_buff *p;
+	bool ends, last;
+	u16 count;
+	int flush;
+	u8 flags;
+
+	wh = gro_data_hdr(skb);
+	if (!wh)
+		goto out_flush;
+	dh = (const void *)(wh + 1);
+	plen = skb_gro_len(skb) - WIND_DATA_HLEN;
+	/* (merging may move the header) */
+	flags = wh->flags;
+	ends = gro_run_ends(wh);
+
+	/* IP matched the addresses; one flow is one pair of ports and tags */
+	list_for_each_entry(p, head, list) {
+		if (!NAPI_GRO_CB(p)->same_flow)
+			continue;
+		wh2 = wind_hdr(p);
+		if (wh->source != wh2->source || wh->dest != wh2->dest ||
+		    wh->src_tag != wh2->src_tag || wh->dst_tag != wh2->dst_tag) {
+			NAPI_GRO_CB(p)->same_flow = 0;
+			continue;
+		}
+		goto found;
+	}
+	/* the first of a run, or one that ends it at once goes up */
+	flush = ends;
+	goto out_pull;
+
+found:
+	dh2 = (const void *)(wh2 + 1);
+	count = NAPI_GRO_CB(p)->count;
+	mss = skb_shinfo(p)->gso_size;	/* the held packet's payload */
+	last = ends || plen < mss;
+	flush = NAPI_GRO_CB(p)->flush;
+#ifdef WIND_HAVE_GRO_NETWORK_FLUSH
+	/* TTL, TOS and the IPv4 ID, as 6.1's IP layer did itself */
+	flush |= gro_receive_network_flush(wh, wh2, p);
+#endif
+	flush |= ntohl(wh->seq) != ntohl(wh2->seq) + count;
+	flush |= ntohs(dh->frag) != ntohs(dh2->frag) + count;
+	flush |= dh->nfrags != dh2->nfrags || dh->msg_len != dh2->msg_len;
+	flush |= (wh->flags ^ wh2->flags) & ~WIND_F_ACKREQ;
+	flush |= wh->ack != wh2->ack || wh->window != wh2->window ||
+		 wh->oldest != wh2->oldest;
+	flush |= plen > mss;
+	if (flush || gro_merge(p, skb)) {
+		/* p goes up; this one starts a run, unless it ends one */
+		pp = p;
+		flush = ends;
+		goto out_pull;
+	}
+	/* the run's ACK request goes in its first header, which the
+	 * receiver or the segmentation gives to the last packet
+	 */
+	wh2->flags |= flags & WIND_F_ACKREQ;
+	if (last)
+		pp = p;
+	return pp;
+
+out_pull:
+	skb_gro_pull(skb, WIND_DATA_HLEN);
+	NAPI_GRO_CB(skb)->flush |= flush != 0;
+	return pp;
+
+out_flush:
+	NAPI_GRO_CB(skb)->flush = 1;
+	return NULL;
+}
+
+static struct sk_buff *wind4_gro_receive(struct list_head *head,
+					 struct sk_buff *skb)
+{
+	if (skb_gro_checksum_validate(skb, IPPROTO_WIND,
+				      inet_gro_compute_pseudo)) {
+		/* up alone: wind_rcv() counts it */
+		NAPI_GRO_CB(skb)->flush = 1;
+		return NULL;
+	}
+	return wind_gro_receive(head, skb);
+}
+
+static struct sk_buff *wind6_gro_receive(struct list_head *head,
+					 struct sk_buff *skb)
+{
+	if (skb_gro_checksum_validate(skb, IPPROTO_WIND,
+				      ip6_gro_compute_pseudo)) {
+		NAPI_GRO_CB(skb)->flush = 1;
+		return NULL;
+	}
+	return wind_gro_receive(head, skb);
+}
+
+/* A merged run as a GSO skb that wind_rcv() or a device segments: the
+ * first packet's header, its checksum field holding the pseudo-header's
+ * sum of the whole, as a sender's CHECKSUM_PARTIAL one.
+ */
+static int wind_gro_complete(struct sk_buff *skb, int nhoff, __sum16 check)
+{
+	struct windhdr *wh = (struct windhdr *)(skb->data + nhoff);
+
+	/* the whole run's length, as a sender's GSO skb has it */
+	wh->len = htons(skb->len - nhoff);
+	wh->check = check;
+	skb->csum_start = (unsigned char *)wh - skb->head;
+	skb->csum_offset = offsetof(struct windhdr, check);
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb_shinfo(skb)->gso_type |= SKB_GSO_SCTP;
+	skb_shinfo(skb)->gso_size += WIND_GSO_BIAS;
+	skb_shinfo(skb)->gso_segs = NAPI_GRO_CB(skb)->count;
+	WIND_INC_STATS(dev_net(skb->dev), WIND_MIB_IN_GRO_PACKETS);
+	return 0;
+}
+
+static int wind4_gro_complete(struct sk_buff *skb, int nhoff)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+
+	return wind_gro_complete(skb, nhoff,
+				 ~csum_tcpudp_magic(iph->saddr, iph->daddr,
+						    skb->len - nhoff,
+						    IPPROTO_WIND, 0));
+}
+
+static int wind6_gro_complete(struct sk_buff *skb, int nhoff)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+	return wind_gro_complete(skb, nhoff,
+				 ~csum_ipv6_magic(&ip6h->saddr, &ip6h->daddr,
+						  skb->len - nhoff,
+						  IPPROTO_WIND, 0));
+}
+
 static const struct net_offload wind_offload = {
 	.callbacks = {
 		.gso_segment	= wind_gso_segment,
+		.gro_receive	= wind4_gro_receive,
+		.gro_complete	= wind4_gro_complete,
+	},
+};
+
+static const struct net_offload wind6_offload = {
+	.callbacks = {
+		.gso_segment	= wind_gso_segment,
+		.gro_receive	= wind6_gro_receive,
+		.gro_complete	= wind6_gro_complete,
 	},
 };
 
 /**
- * wind_offload_init() - register Wind's segmentation with IPv4 and IPv6
+ * wind_offload_init() - register Wind's segmentation and GRO with IPv4 and IPv6
  *
  * Return: 0 or a negative errno.
  */
@@ -151,7 +391,7 @@ int wind_offload_init(void)
 	err = inet_add_offload(&wind_offload, IPPROTO_WIND);
 	if (err)
 		return err;
-	err = inet6_add_offload(&wind_offload, IPPROTO_WIND);
+	err = inet6_add_offload(&wind6_offload, IPPROTO_WIND);
 	if (err)
 		inet_del_offload(&wind_offload, IPPROTO_WIND);
 	return err;
@@ -165,6 +405,6 @@ int wind_offload_init(void)
  */
 void wind_offload_exit(void)
 {
-	inet6_del_offload(&wind_offload, IPPROTO_WIND);
+	inet6_del_offload(&wind6_offload, IPPROTO_WIND);
 	inet_del_offload(&wind_offload, IPPROTO_WIND);
 }
