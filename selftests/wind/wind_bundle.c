@@ -186,7 +186,7 @@ TEST_F(bundle, more_in_order)
 	EXPECT_EQ(n, stat_delta(wind_ns(1), "InMessages", im0));
 	data = stat_delta(wind_ns(0), "OutPackets", pkts0) -
 	       stat_delta(wind_ns(0), "OutAcks", acks0);
-	printf("# %u messages in %ld data packets, %ld bundles of %ld\n", n,
+	TH_LOG("%u messages in %ld data packets, %ld bundles of %ld", n,
 	       data, stat_delta(wind_ns(0), "OutBundles", ob0),
 	       stat_delta(wind_ns(0), "OutBundled", obd0));
 	EXPECT_LT(data, n / 2);
