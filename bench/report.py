@@ -475,6 +475,49 @@ def busy_rxe(R, rxe):
     return L, t
 
 
+def msgs_rows(R):
+    """Small messages (issue 16, target 5): the table (markdown lines) and
+    the targets (row, target, measured, met).  Rows msgsN (Wind, UDP, TCP
+    in one client, repetitions alternating) and msgsN-more (Wind with
+    MSG_MORE, a client of its own right after)."""
+    L, t = [], []
+    w = L.append
+    if not any(R.get(f"msgs{n}", "wind", 64) for n in (1, 8)):
+        return L, t
+    w("## Small messages: 64 B async messages per second (delivered; higher is better)\n")
+    w("`windperf -t msgs -m 64 -S N`: N sending processes, a socket (TCP: a "
+      "connection) each, to one receiving socket, for the bulk rows' time; a "
+      "cell is messages the receiver got per second, counted until it said so "
+      "(Wind's senders close first, which waits for the ACKs). UDP: delivered, "
+      "what the receiver got (its loss beside). \"Wind MSG_MORE\": each batch of "
+      "16 sends with `MSG_MORE` on all but the last, so they leave bundled "
+      "(wind(7)); plain Wind bundles only what queues behind a full window. "
+      "The MSG_MORE row runs right after the others, so its ratios divide medians.\n")
+    w("| senders | Wind | Wind MSG_MORE | UDP delivered (loss) | TCP | Wind/UDP | "
+      "Wind MSG_MORE/UDP | msgs per Wind data packet (plain / MSG_MORE) |")
+    w("|---|---|---|---|---|---|---|---|")
+    for n in (1, 8):
+        wp, u, c = (R.get(f"msgs{n}", p, 64) for p in PROTOS)
+        wm = R.get(f"msgs{n}-more", "wind", 64)
+        ul = f" ({u['loss_pct']:.1f}% lost)" if u else ""
+
+        def per_pkt(r):
+            if r is None:
+                return "–"
+            data = r["pkts_out"] - r["acks_out"]
+            return f"{1 / data:.1f}" if data > 0 else "–"
+        w(f"| {n} -> 1 | {cell(wp, 0)} | {cell(wm, 0)} | {cell(u, 0)}{ul} | {cell(c, 0)} | "
+          f"{rfmt(ratio(wp, u))} | {rfmt(ratio(wm, u))} | {per_pkt(wp)} / {per_pkt(wm)} |")
+        best = max((x for x in (ratio(wp, u), ratio(wm, u)) if x is not None), default=None)
+        t.append((f"64 B messages/s, {n} sender{'s' if n > 1 else ''} -> 1 (issue 16)",
+                  ">= 2x UDP's delivered message rate",
+                  f"Wind {rfmt(ratio(wp, u))}x, Wind MSG_MORE {rfmt(ratio(wm, u))}x UDP "
+                  f"({fmt(u and u['median'], 0)} msg/s delivered)",
+                  best is not None and best >= 2.0))
+    w("")
+    return L, t
+
+
 def write_plots(R, out, losses):
     gp = shutil.which("gnuplot")
     with open(os.path.join(out, "rtt.dat"), "w") as f:
@@ -563,6 +606,8 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
         w(f"| {size // 1024} KiB | {cell(rs[0])} | {cell(rs[1])}{ul} | {cell(rs[2])} | "
           f"{rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
     w("")
+
+    L.extend(msgs_rows(R)[0])
 
     if R.get("encap-udp-rtt", "wind", 32):
         w("## Wind inside UDP (`net.wind.encap=1`)\n")
@@ -748,7 +793,7 @@ def main():
         if run.get("loss") is not None and run["loss"] not in losses:
             losses.append(run["loss"])
     rxe = load_rxe(a.out)
-    tg = targets(R, meta) + busy_rxe(R, rxe)[1]
+    tg = targets(R, meta) + busy_rxe(R, rxe)[1] + msgs_rows(R)[1]
     plot_err = write_plots(R, a.out, losses)
     md = markdown(meta, R, iperf, tg, losses, a.host_cpu, a.host_cpus, plot_err, rxe)
     with open(os.path.join(a.out, "results.md"), "w") as f:

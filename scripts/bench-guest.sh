@@ -63,7 +63,7 @@
 # and TCP over the same IP version beside it.
 #
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk rr peers encap ipv6 loss iperf mem busy rxe"
+# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem busy rxe"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -80,7 +80,7 @@ IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk rr peers encap ipv6 loss iperf mem busy rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem busy rxe}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -316,6 +316,19 @@ if want bulk; then
 	for size in 1024 8192 65536; do
 		row "bulk: one-way messages of $size B (UDP: 65507 for 64 KiB)"
 		run bulk null $ALL -P 5001 -t bulk -m "$size" $BULK
+	done
+fi
+
+# The msgs rows (issue 16, small messages): 64 B one-way messages from 1
+# and from 8 sending processes to one server socket, delivered per second;
+# then Wind alone again with MSG_MORE on all but the last of each batch of
+# 16 (bundling).
+if want msgs; then
+	for s in 1 8; do
+		row "msgs: 64 B async messages/s, $s sender(s) -> 1 receiver (delivered)"
+		run "msgs$s" null $ALL -P 5001 -t msgs -m 64 -S "$s" $BULK
+		row "msgs: the same, Wind with MSG_MORE (batches of 16)"
+		run "msgs$s-more" null wind -P 5001 -t msgs -m 64 -S "$s" -M $BULK
 	done
 fi
 

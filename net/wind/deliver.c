@@ -501,6 +501,87 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	data_ack(peer, now);
 }
 
+/* A copy of @skb's headroom and Wind headers, with @len bytes from
+ * @data as its payload at skb->data: a bundled message that looks to
+ * recvmsg(), the socket filter and the LSMs as if it came alone.  Each
+ * costs the receive buffer its own small size, not the bundle's.
+ */
+static struct sk_buff *bundle_member(struct sk_buff *skb,
+				     const void *data, unsigned int len)
+{
+	unsigned int headroom = skb_headroom(skb);
+	struct sk_buff *pkt;
+
+	pkt = alloc_skb(headroom + WIND_DATA_HLEN + len, GFP_ATOMIC);
+	if (!pkt)
+		return NULL;
+	skb_reserve(pkt, headroom);
+	memcpy(pkt->head, skb->head, headroom);
+	skb_put_data(pkt, skb->data, WIND_DATA_HLEN);
+	skb_put_data(pkt, data, len);
+	/* the same header offsets from head as @skb's: the same headroom */
+	skb_copy_header(pkt, skb);
+	/* the route may be the receive path's, not refcounted */
+	skb_dst_drop(pkt);
+	__skb_pull(pkt, WIND_DATA_HLEN);
+	return pkt;
+}
+
+/**
+ * wind_bundle_rcv() - a bundle of messages from a peer
+ * @peer: the peer, its socket locked
+ * @skb: the packet, validated by wind_wire_check_bundle() and linear;
+ *	 consumed
+ *
+ * Each chunk becomes a one-packet message of its own, seq + i, with the
+ * chunk's flags, and goes the way any data packet goes (refusal,
+ * ordering, duplicates); the bundle's WIND_F_ACKREQ counts for its last.
+ * One ACK decision covers them all.
+ */
+void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
+{
+	const struct windhdr *wh = wind_hdr(skb);
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+	struct net *net = sock_net(peer->sk);
+	unsigned int i, n = ntohs(dh->nfrags), off = WIND_DATA_HLEN;
+	struct in6_addr saddr, daddr;
+	u32 seq = ntohl(wh->seq);
+	bool now = false;
+
+	data_mark_napi(peer->sk, skb);
+	wind_skb_addrs(skb, &saddr, &daddr);
+	WIND_INC_STATS(net, WIND_MIB_IN_BUNDLES);
+	WIND_ADD_STATS(net, WIND_MIB_IN_BUNDLED, n);
+	for (i = 0; i < n; i++) {
+		const struct wind_chunkhdr *ch = (const void *)(skb->data + off);
+		unsigned int len = ntohs(ch->len);
+		struct wind_skb_cb *cb;
+		struct sk_buff *pkt;
+
+		pkt = bundle_member(skb, ch + 1, len);
+		off += WIND_CHUNK_LEN(len);
+		if (!pkt) {
+			peer->drops++;
+			atomic_inc(&peer->sk->sk_drops);
+			now = true;
+			continue;
+		}
+		cb = WIND_SKB_CB(pkt);
+		memset(cb, 0, sizeof(*cb));
+		cb->seq = seq + i;
+		cb->nfrags = 1;
+		cb->msg_len = len;
+		cb->flags = ch->flags;
+		if (i == n - 1)
+			cb->flags |= wh->flags & WIND_F_ACKREQ;
+		cb->saddr = saddr;
+		cb->sport = wh->source;
+		now |= data_rcv_one(peer, pkt);
+	}
+	consume_skb(skb);
+	data_ack(peer, now);
+}
+
 /**
  * wind_data_skip() - the sender gave up on every seq before @oldest
  * @peer: the peer, its socket locked

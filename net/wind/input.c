@@ -27,6 +27,7 @@ static const enum wind_mib_field wire_mib[] = {
 	[WIND_WIRE_SHORT]	= WIND_MIB_IN_ERR_SHORT,
 	[WIND_WIRE_LENGTH]	= WIND_MIB_IN_ERR_LENGTH,
 	[WIND_WIRE_HEADER]	= WIND_MIB_IN_ERR_HEADER,
+	[WIND_WIRE_BUNDLE]	= WIND_MIB_IN_ERR_BUNDLE,
 };
 
 /* Check everything the locked path relies on (the field checks are in
@@ -62,7 +63,8 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 		const struct wind_datahdr *dh = (const void *)(wind_hdr(skb) + 1);
 
 		/* gso_layout_ok() counted the packets: all of one message */
-		if ((wind_hdr(skb)->version_type & 0xf) != WIND_PKT_DATA)
+		if ((wind_hdr(skb)->version_type & 0xf) != WIND_PKT_DATA ||
+		    (wind_hdr(skb)->flags & WIND_F_BUNDLE))
 			return WIND_MIB_IN_ERR_HEADER;
 		if (ntohs(dh->frag) + skb_shinfo(skb)->gso_segs >
 		    ntohs(dh->nfrags))
@@ -72,6 +74,15 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_ACK &&
 	    !pskb_may_pull(skb, skb->len))
 		return WIND_MIB_IN_ERR_SHORT;
+	/* and a bundle's chunks: it is one packet, at most mss bytes */
+	if ((wind_hdr(skb)->version_type & 0xf) == WIND_PKT_DATA &&
+	    (wind_hdr(skb)->flags & WIND_F_BUNDLE)) {
+		if (!pskb_may_pull(skb, skb->len))
+			return WIND_MIB_IN_ERR_SHORT;
+		v = wind_wire_check_bundle(wind_hdr(skb));
+		if (v)
+			return wire_mib[v];
+	}
 	return WIND_MIB_MAX;
 }
 
@@ -615,6 +626,8 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
 	if (skb_is_gso(skb))
 		wind_gso_rcv(peer, skb);
+	else if (wh->flags & WIND_F_BUNDLE)
+		wind_bundle_rcv(peer, skb);
 	else
 		wind_data_rcv(peer, skb);
 	return 0;

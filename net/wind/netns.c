@@ -49,6 +49,11 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_NO_STATE]		= "InNoState",
 	[WIND_MIB_IN_FILTERED]		= "InFiltered",
 	[WIND_MIB_IN_GRO_PACKETS]	= "InGroPackets",
+	[WIND_MIB_OUT_BUNDLES]		= "OutBundles",
+	[WIND_MIB_OUT_BUNDLED]		= "OutBundled",
+	[WIND_MIB_IN_BUNDLES]		= "InBundles",
+	[WIND_MIB_IN_BUNDLED]		= "InBundled",
+	[WIND_MIB_IN_ERR_BUNDLE]	= "InErrBundle",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

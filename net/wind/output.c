@@ -417,36 +417,173 @@ static bool wind_may_send(const struct wind_peer *peer)
 	       in_flight < peer->cwnd;
 }
 
-/**
- * wind_push() - transmit queued packets while the peer's window allows
- * @peer: the peer, its socket locked
+/* Does @peer hold small messages back to bundle them: its last send
+ * said MSG_MORE, or the socket is corked (WIND_CORK), and close() is not
+ * flushing?
  */
-void wind_push(struct wind_peer *peer)
+static bool corked(const struct wind_peer *peer)
 {
-	unsigned int n, max_gso;
+	const struct wind_sock *ws = wind_sk(peer->sk);
+
+	return (peer->more || ws->cork) && !ws->flushing;
+}
+
+/* The one-packet messages from @skb on (the caller starts at send_head)
+ * that fit one bundle: not DSM, their chunks within mss, at most
+ * WIND_BUNDLE_MAX of them and what the peer's window and the congestion
+ * window allow.  *@last is set to the last of them and *@bytes to their
+ * chunks' bytes.  *@held is set when @peer is corked and the run takes
+ * the write queue to its end without filling the packet: it waits for
+ * more, unless a sync message is in it (its sender sleeps until it is
+ * acknowledged).  Return: how many, 0 if @skb is not such a message.
+ */
+static unsigned int bundle_run(const struct wind_peer *peer,
+			       struct sk_buff *skb, struct sk_buff **last,
+			       unsigned int *bytes, bool *held)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+	unsigned int n = 0, len = 0, max;
+	bool sync = false;
+
+	max = min3((u32)WIND_BUNDLE_MAX, peer->snd_wnd_end - peer->snd_nxt,
+		   peer->cwnd - in_flight);
+	for (;;) {
+		const struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (cb->nfrags != 1 || (cb->flags & WIND_F_DSM) || n == max ||
+		    len + WIND_CHUNK_LEN(skb->len) > peer->mss)
+			break;
+		len += WIND_CHUNK_LEN(skb->len);
+		n++;
+		*last = skb;
+		sync |= cb->flags & WIND_F_SYNC;
+		if (skb_queue_is_last(&peer->wq, skb)) {
+			*held = !sync && corked(peer);
+			break;
+		}
+		skb = skb->next;
+	}
+	*bytes = len;
+	return n;
+}
+
+/* Transmit @n one-packet messages from @first on as one bundle packet
+ * of @bytes of chunks (wind.h, struct wind_chunkhdr): copies, as the
+ * write queue keeps each message for retransmission, which sends it
+ * alone.  The messages are marked as sent as if one by one.
+ */
+static int xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
+		       unsigned int n, unsigned int bytes, u8 flags)
+{
+	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	struct sk_buff *bskb, *skb = first;
+	struct wind_skb_cb bcb;
+	unsigned int i;
+
+	if (!route_ok(peer))
+		return -EHOSTUNREACH;
+	bskb = alloc_skb(WIND_HEADROOM + bytes, GFP_ATOMIC);
+	if (!bskb)
+		return -ENOBUFS;
+	skb_reserve(bskb, WIND_HEADROOM);
+	for (i = 0; i < n; i++, skb = skb->next) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		unsigned int clen = WIND_CHUNK_LEN(skb->len);
+		struct wind_chunkhdr *ch = skb_put_zero(bskb, clen);
+
+		ch->flags = cb->flags & WIND_F_CHUNK;
+		ch->len = htons(skb->len);
+		if (skb_copy_bits(skb, 0, ch + 1, skb->len)) {
+			kfree_skb(bskb);
+			return -EFAULT;
+		}
+		cb->tx_us = now;
+	}
+	memset(&bcb, 0, sizeof(bcb));
+	bcb.seq = WIND_SKB_CB(first)->seq;
+	bcb.nfrags = n;
+	bcb.msg_len = bytes;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLES);
+	WIND_ADD_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLED, n);
+	send_data(peer, bskb, &bcb, WIND_F_BUNDLE | (flags & WIND_F_ACKREQ), 1);
+	return 0;
+}
+
+/* wind_push(), and with @flush set regardless of a cork */
+static void push(struct wind_peer *peer, bool flush)
+{
+	unsigned int n, max_gso, bytes;
 	struct sk_buff *skb, *last;
+	bool held = false;
 
 	max_gso = peer->send_head && route_ok(peer) ? gso_max_pkts(peer) : 0;
 	while ((skb = peer->send_head) && wind_may_send(peer)) {
+		bool bundle;
 		u8 flags = 0;
 
 		last = skb;
-		n = max_gso > 1 ? gso_run(peer, skb, max_gso, &last) : 1;
+		/* small messages queued behind each other go as one */
+		n = bundle_run(peer, skb, &last, &bytes, &held);
+		if (held && !flush)
+			break;
+		held = false;
+		bundle = n > 1;
+		if (!bundle) {
+			last = skb;
+			n = max_gso > 1 ? gso_run(peer, skb, max_gso, &last) : 1;
+		}
 		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
 				  NULL : last->next;
 		peer->snd_nxt = WIND_SKB_CB(last)->seq + 1;
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
-		if (n > 1 && !xmit_gso(peer, skb, n, flags))
+		if (bundle && !xmit_bundle(peer, skb, n, bytes, flags))
+			continue;
+		if (!bundle && n > 1 && !xmit_gso(peer, skb, n, flags))
 			continue;
 		/* one by one (no memory for the GSO skb: still no loss) */
 		for (; skb != last; skb = skb->next)
 			wind_xmit_skb(peer, skb, 0);
 		wind_xmit_skb(peer, last, flags);
 	}
-	if (!skb_queue_empty(&peer->wq) && !timer_pending(&peer->rtx_timer))
+	/* nothing in flight and the rest held by a cork: no probe is due */
+	if (!skb_queue_empty(&peer->wq) && !timer_pending(&peer->rtx_timer) &&
+	    !(held && peer->snd_una == peer->snd_nxt))
 		wind_rtx_timer_arm(peer);
+}
+
+/**
+ * wind_push() - transmit queued packets while the peer's window allows
+ * @peer: the peer, its socket locked
+ *
+ * One-packet messages queued behind each other leave as one bundle; a
+ * corked peer (MSG_MORE, WIND_CORK) keeps the last of them back until
+ * they fill a packet.
+ */
+void wind_push(struct wind_peer *peer)
+{
+	push(peer, false);
+}
+
+/**
+ * wind_uncork() - send what every peer of a socket holds back
+ * @sk: the socket, locked
+ * @clear: forget each peer's MSG_MORE too (WIND_CORK set to 0, close())
+ */
+void wind_uncork(struct sock *sk, bool clear)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_peer *peer;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
+		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
+			if (clear)
+				peer->more = 0;
+			if (peer->send_head)
+				push(peer, true);
+		}
 }
 
 /**
@@ -767,7 +904,7 @@ int wind_dest(struct sock *sk, const void *uaddr, int len,
 }
 
 #define WIND_SEND_FLAGS	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_CONFIRM | \
-			 MSG_EOR | MSG_BATCH | MSG_CMSG_COMPAT | \
+			 MSG_EOR | MSG_BATCH | MSG_CMSG_COMPAT | MSG_MORE | \
 			 MSG_WIND_RELIABLE | MSG_WIND_SYNC)
 
 /**
@@ -866,6 +1003,8 @@ lookup:
 		goto out;
 	}
 	if (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
+		/* what corks hold back must not be what we wait for */
+		wind_uncork(sk, false);
 		wind_peer_hold(peer);
 		err = wait_for_sndbuf(sk, &timeo, need);
 		i = peer->state == WIND_PEER_DEAD || peer->mss != mss;
@@ -930,6 +1069,7 @@ lookup:
 		waiter.done = false;
 		list_add_tail(&waiter.node, &peer->sync_waiters);
 	}
+	peer->more = !!(msg->msg_flags & MSG_MORE);
 	wind_push(peer);
 	err = 0;
 	if (type == WIND_SYNC_ORDERED)

@@ -106,6 +106,11 @@ enum wind_mib_field {
 	WIND_MIB_IN_NO_STATE,
 	WIND_MIB_IN_FILTERED,
 	WIND_MIB_IN_GRO_PACKETS,
+	WIND_MIB_OUT_BUNDLES,		/* packets that carried a bundle */
+	WIND_MIB_OUT_BUNDLED,		/* messages sent in a bundle */
+	WIND_MIB_IN_BUNDLES,
+	WIND_MIB_IN_BUNDLED,
+	WIND_MIB_IN_ERR_BUNDLE,		/* malformed bundles, dropped */
 	WIND_MIB_MAX
 };
 
@@ -205,6 +210,7 @@ struct wind_peer {
 	u8 udp:1;			/* dst and mss are for UDP (udp.c) */
 	u8 rx_udp:1;			/* it reached us inside UDP */
 	u8 v6:1;			/* an IPv6 peer (not v4-mapped) */
+	u8 more:1;			/* the last send said MSG_MORE */
 	u32 local_tag;			/* our tag towards the peer, never 0 */
 	u32 remote_tag;			/* the peer's tag towards us, 0 unknown */
 	u32 mss;			/* payload bytes per data packet */
@@ -290,6 +296,7 @@ struct wind_sock {
 	u8 recverr:1;
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
+	u8 cork:1;			/* WIND_CORK; socket lock */
 	u8 rmem_short;			/* a packet found no receive memory:
 					 * window 0 until some is freed (mem.c)
 					 */
@@ -427,6 +434,7 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 int wind_dest(struct sock *sk, const void *uaddr, int len,
 	      struct in6_addr *daddr, __be16 *dport, int *oif);
 void wind_push(struct wind_peer *peer);
+void wind_uncork(struct sock *sk, bool clear);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
@@ -451,6 +459,7 @@ int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);
+void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_rq_prune(struct wind_peer *peer);
 void wind_purge_rx(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);

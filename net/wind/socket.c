@@ -86,6 +86,7 @@ static void wind_close(struct sock *sk, long timeout)
 		timeo = sk->sk_lingertime;
 	lock_sock(sk);
 	ws->flushing = 1;
+	wind_uncork(sk, true);
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (timeo && !write_queues_empty(ws) && !signal_pending(current))
 		sk_wait_event(sk, &timeo, write_queues_empty(ws), &wait);
@@ -163,6 +164,7 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 	case WIND_MSGTYPE:
 	case WIND_RECVERR:
 	case WIND_ENCAP:
+	case WIND_CORK:
 		if (optlen < sizeof(int))
 			return -EINVAL;
 		if (copy_from_sockptr(&val, optval, sizeof(val)))
@@ -203,6 +205,15 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 		ws->recverr = !!val;
 		if (!val)
 			skb_queue_purge(&sk->sk_error_queue);
+		break;
+	case WIND_CORK:
+		if (val != 0 && val != 1) {
+			release_sock(sk);
+			return -EINVAL;
+		}
+		ws->cork = val;
+		if (!val)
+			wind_uncork(sk, true);
 		break;
 	case WIND_ENCAP: {
 		struct wind_peer *peer;
@@ -247,6 +258,9 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 		break;
 	case WIND_ENCAP:
 		val = READ_ONCE(ws->encap);
+		break;
+	case WIND_CORK:
+		val = ws->cork;
 		break;
 	case WIND_PEER_INFO:
 		return wind_peer_info_get(sk, optval, optlen, len);

@@ -88,7 +88,8 @@ TRACE_DEFINE_ENUM(WIND_DSM_HEADER_DIFF);
 			      { WIND_F_ORDERED, "ORDERED" },	\
 			      { WIND_F_SYNC, "SYNC" },		\
 			      { WIND_F_DSM, "DSM" },		\
-			      { WIND_F_SYN, "SYN" })
+			      { WIND_F_SYN, "SYN" },		\
+			      { WIND_F_BUNDLE, "BUNDLE" })
 
 /* The fields and assignments every per-peer event starts with */
 #define WIND_PEER_FIELDS						\

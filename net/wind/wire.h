@@ -23,7 +23,13 @@
 #define WIND_MAX_HLEN		(WIND_DATA_HLEN + sizeof(struct wind_dsmhdr))
 #define WIND_MAX_NAKS		16
 #define WIND_F_ALL		(WIND_F_ACKREQ | WIND_F_ORDERED | WIND_F_SYNC | \
-				 WIND_F_DSM | WIND_F_SYN)
+				 WIND_F_DSM | WIND_F_SYN | WIND_F_BUNDLE)
+/* The flags of a bundle's header, and of each of its chunks */
+#define WIND_F_BUNDLE_HDR	(WIND_F_BUNDLE | WIND_F_ACKREQ | WIND_F_SYN)
+#define WIND_F_CHUNK		(WIND_F_ORDERED | WIND_F_SYNC | WIND_F_ACKREQ)
+#define WIND_CHUNK_HLEN		sizeof(struct wind_chunkhdr)
+/* Bytes a message of @len takes in a bundle */
+#define WIND_CHUNK_LEN(len)	(WIND_CHUNK_HLEN + (((len) + 3) & ~3U))
 #define WIND_ACK_LEN(n)		(WIND_HLEN + sizeof(struct wind_ackhdr) + \
 				 (n) * sizeof(struct wind_nak))
 /* Hard cap on one message; the socket buffers bound it further. */
@@ -35,6 +41,7 @@ enum wind_wire_verdict {
 	WIND_WIRE_SHORT,	/* fewer bytes than its type's header */
 	WIND_WIRE_LENGTH,	/* lengths disagree with each other */
 	WIND_WIRE_HEADER,	/* version, type, tag, flags or NAK count */
+	WIND_WIRE_BUNDLE,	/* a bundle's chunks are malformed */
 };
 
 /* Bytes of the headers of a packet type, 0 for an unknown type. */
@@ -133,6 +140,47 @@ wind_wire_check_body(const struct windhdr *wh)
 			return WIND_WIRE_LENGTH;
 	}
 	return WIND_WIRE_OK;
+}
+
+/**
+ * wind_wire_check_bundle() - a bundle's header fields and chunks
+ * @wh: a DATA packet with WIND_F_BUNDLE, wind_wire_check_body() passed,
+ *	the whole packet (ntohs(wh->len) bytes) linear after it
+ *
+ * The header carries only the bundle's flags; frag is 0, nfrags 2 to
+ * WIND_BUNDLE_MAX and msg_len the bytes after the data header; each chunk
+ * has only chunk flags (sync ones ordered), a zero reserved byte, and
+ * its padded length within what is left; the chunks, exactly nfrags of
+ * them, fill the packet to its last byte.
+ *
+ * Return: WIND_WIRE_OK or WIND_WIRE_BUNDLE.
+ */
+static inline enum wind_wire_verdict
+wind_wire_check_bundle(const struct windhdr *wh)
+{
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+	const unsigned char *p = (const unsigned char *)(dh + 1);
+	unsigned int left = ntohs(wh->len) - WIND_DATA_HLEN;
+	unsigned int i, n = ntohs(dh->nfrags);
+
+	if ((wh->flags & ~WIND_F_BUNDLE_HDR) || dh->frag || n < 2 ||
+	    n > WIND_BUNDLE_MAX || ntohl(dh->msg_len) != left)
+		return WIND_WIRE_BUNDLE;
+	for (i = 0; i < n; i++) {
+		const struct wind_chunkhdr *ch = (const void *)p;
+		unsigned int clen;
+
+		if (left < WIND_CHUNK_HLEN)
+			return WIND_WIRE_BUNDLE;
+		clen = WIND_CHUNK_LEN(ntohs(ch->len));
+		if ((ch->flags & ~WIND_F_CHUNK) || ch->reserved ||
+		    ((ch->flags & WIND_F_SYNC) &&
+		     !(ch->flags & WIND_F_ORDERED)) || clen > left)
+			return WIND_WIRE_BUNDLE;
+		left -= clen;
+		p += clen;
+	}
+	return left ? WIND_WIRE_BUNDLE : WIND_WIRE_OK;
 }
 
 #endif /* _WIND_WIRE_H */

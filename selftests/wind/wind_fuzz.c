@@ -9,7 +9,8 @@
  *
  * Every crafted packet is a valid one with one field mutated: lengths,
  * fragment index and count, sequence numbers near and far, oldest, tags,
- * flags, message lengths, DSM offsets and diff runs; or random bytes, or
+ * flags, message lengths, DSM offsets and diff runs, bundles of messages
+ * and their chunks; or random bytes, or
  * a truncation, or a replay.  The receiver must stay up, every good
  * message must arrive byte-exact and in order, nothing outside the region
  * may change, and every packet must be counted (InPackets).
@@ -76,6 +77,44 @@ struct fuzz {
 	uint8_t last[MAXPKT];
 	size_t last_len;
 };
+
+/*
+ * The body of a bundle (WIND_F_BUNDLE) after pkt's Wind header: mostly
+ * well formed (2 to 7 messages of up to 100 bytes, their flags valid), now
+ * and then with a count, flag, length or trailing byte wrong.  Returns the
+ * packet's length.
+ */
+static size_t bundle_body(uint8_t *pkt)
+{
+	struct windhdr *wh = (struct windhdr *)pkt;
+	struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+	size_t hdrs = sizeof(*wh) + sizeof(*dh), off = hdrs;
+	unsigned int n = rnd() % 8 ? 2 + rnd() % 6 : rnd() % 80, k;
+
+	wh->flags = WIND_F_BUNDLE |
+		    (rnd() % 8 ? rnd() & (WIND_F_ACKREQ | WIND_F_SYN) : rnd());
+	for (k = 0; k < n; k++) {
+		struct wind_chunkhdr *ch = (struct wind_chunkhdr *)(pkt + off);
+		uint16_t clen = rnd() % 8 ? rnd() % 100 : rnd16() % 300;
+		size_t padded = (clen + 3) & ~3U, i;
+
+		if (off + sizeof(*ch) + padded > MAXPKT - 100)
+			break;
+		ch->flags = rnd() % 8 ? WIND_F_ORDERED | (rnd() & WIND_F_ACKREQ) :
+			    rnd() % 2 ? 0 : rnd();
+		ch->reserved = rnd() % 16 ? 0 : rnd();
+		ch->len = htons(rnd() % 16 ? clen : rnd16());
+		for (i = 0; i < padded; i++)
+			pkt[off + sizeof(*ch) + i] = i < clen ? rnd() : 0;
+		off += sizeof(*ch) + padded;
+	}
+	if (rnd() % 16 == 0)
+		off += 4;			/* bytes after the last chunk */
+	dh->frag = htons(rnd() % 16 ? 0 : rnd16());
+	dh->nfrags = htons(rnd() % 16 ? k : k + 1);
+	dh->msg_len = htonl(rnd() % 16 ? off - hdrs : rnd32(off - hdrs));
+	return off;
+}
 
 /* Build one crafted packet into pkt; returns its length. */
 static size_t craft(struct fuzz *f, uint8_t *pkt)
@@ -155,6 +194,8 @@ static size_t craft(struct fuzz *f, uint8_t *pkt)
 			if (nfrags == 1)
 				dh->msg_len = htonl(plen);
 		}
+		if (rnd() % 5 == 0)
+			len = bundle_body(pkt);
 	}
 	if (rnd() % 20 == 0) {			/* a lying length field */
 		wh->len = htons(rnd16());

@@ -9,7 +9,9 @@
 # under the shim, and do not without it.  Then AF_INET6 UDP sockets: what
 # the shim makes of them on one node, socat's UDP6 stream, and a Python
 # program's exact datagrams and its IPv6 error queue, all through Wind
-# (its counters in /proc/net/wind_stat say so).  KTAP output.
+# (its counters in /proc/net/wind_stat say so).  Last, UDP's MSG_MORE
+# (one datagram of several sends, which Wind's MSG_MORE is not) is
+# refused under the shim.  KTAP output.
 #
 #   +------- windpa-PID -------+            +------- windpb-PID -------+
 #   | eth0 10.78.0.1/24        |<-- veth -->| eth0 10.78.0.2/24        |
@@ -23,7 +25,7 @@
 set -u
 
 ksft_skip=4
-NTESTS=11
+NTESTS=12
 A=windpa-$$
 B=windpb-$$
 ADDR_A=10.78.0.1
@@ -413,6 +415,30 @@ t11() {
 }
 t11
 result $? "AF_INET6 datagrams under the shim: exact bytes (4, 5120, 4) from [$ADDR6_A]:7601; the error queue says ECONNREFUSED for [$ADDR6_B]:7609 (SOL_IPV6, SO_EE_ORIGIN_WIND)"
+
+t12() {
+	local got
+	got=$(shim "$A" python3 -c '
+import errno, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+to = (sys.argv[1], 7700)
+r = [str(s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL))]
+for f in (lambda: s.sendto(b"m", socket.MSG_MORE, to),
+          lambda: s.sendmsg([b"m"], [], socket.MSG_MORE, to),
+          lambda: s.sendto(b"m", to)):
+    try:
+        f()
+        r.append("sent")
+    except OSError as e:
+        # Python names 95 ENOTSUP: on Linux the same number
+        r.append("EOPNOTSUPP" if e.errno == errno.EOPNOTSUPP else
+                 errno.errorcode.get(e.errno, str(e.errno)))
+print(*r)' "$ADDR_B" 2>&1)
+	echo "got: $got" | diag
+	[ "$got" = "17 EOPNOTSUPP EOPNOTSUPP sent" ]
+}
+t12
+result $? "UDP's MSG_MORE under the shim: sendto and sendmsg fail with EOPNOTSUPP, a plain sendto goes"
 
 echo "# $((NTESTS - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

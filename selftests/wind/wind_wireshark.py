@@ -8,10 +8,11 @@
 A raw IP socket in A sends crafted Wind packets of every type with
 known field values (DATA plain, DSM Header Through, DSM Direct Diff with
 diff runs, a later fragment, ACK with SACK bits and NAKs, RESET,
-CHALLENGE) and malformed ones (short, a length field that lies, a bad
-version, an unknown type, NAKs that do not fit, a diff run that overruns),
-each from its own source port; then A's Wind socket sends B's a real
-sync message.  dumpcap writes the capture under build/; tshark with the
+CHALLENGE, a bundle of two messages) and malformed ones (short, a length
+field that lies, a bad version, an unknown type, NAKs that do not fit, a
+diff run that overruns, a bundle whose inner length overruns), each from
+its own source port; then A's Wind socket sends B's a real sync message
+and a real bundle (three messages, MSG_MORE on the first two).  dumpcap writes the capture under build/; tshark with the
 Lua dissector decodes it, and every field is compared with what was sent,
 every malformed packet must carry expert info and every good one none.
 The process switches namespaces with setns(2).  KTAP output.
@@ -30,6 +31,7 @@ from windtest import Ktap, enter, run
 
 SOCK_WIND, IPPROTO_WIND = 7, 253
 MSG_WIND_SYNC = 0x800000
+MSG_MORE = 0x8000
 KSFT_SKIP = 4
 
 PID = os.getpid()
@@ -42,7 +44,7 @@ OUTDIR = os.path.join(ROOT, "build/wireshark")
 PCAP = os.path.join(OUTDIR, f"wind-{PID}.pcap")
 
 
-F_ACKREQ, F_ORDERED, F_SYNC, F_DSM, F_SYN = 1, 2, 4, 8, 16
+F_ACKREQ, F_ORDERED, F_SYNC, F_DSM, F_SYN, F_BUNDLE = 1, 2, 4, 8, 16, 32
 
 
 def in_ns(ns, fn, *args):
@@ -89,6 +91,16 @@ def dsmhdr(mode, region, offset, key, hdr_len):
     return struct.pack("!B3sIQQII", mode, b"\0\0\0", region, offset, key,
                        hdr_len, 0)
 
+
+def chunk(flags, data, length=None):
+    """A bundle's chunk: flags, reserved, length, data padded to 4."""
+    n = len(data) if length is None else length
+    return struct.pack("!BBH", flags, 0, n) + data + \
+        b"\0" * (-len(data) % 4)
+
+
+BUNDLE = chunk(F_ORDERED, b"hello") + chunk(0, b"hi")
+BAD_BUNDLE = chunk(F_ORDERED, b"hello") + chunk(0, b"hi", length=200)
 
 DIFF = struct.pack("<II", 8, 4) + b"abcd" + struct.pack("<II", 100, 2) + b"xy"
 
@@ -140,6 +152,12 @@ CRAFTED = {
     6107: (packet(6107, 4, src_tag=0x12345678, dst_tag=0x9abcdef0),
            {"wind.type": "4", "wind.len": "32", "wind.src_tag": "0x12345678",
             "wind.dst_tag": "0x9abcdef0"}, False),
+    6114: (packet(6114, 1, datahdr(0, 2, len(BUNDLE)) + BUNDLE, F_BUNDLE,
+                  10, 0x77, 0x88, 8000, 9000, 8000),
+           {"wind.flags": "0x20", "wind.nfrags": "2", "wind.msg_len": "20",
+            "wind.chunk.seq": "8000,8001", "wind.chunk.flags": "0x02,0x00",
+            "wind.chunk.len": "5,2", "wind.chunk.data": "68656c6c6f,6869"},
+           False),
     # malformed
     6108: (packet(6108, 3)[:20], {"wind.source": "6108",
                                   "wind.dest": "7600"}, True),
@@ -152,12 +170,15 @@ CRAFTED = {
     6113: (packet(6113, 1, datahdr(0, 1, 32 + 12) + dsmhdr(3, 1, 0, 1, 0) +
                   struct.pack("<II", 0, 100) + b"abcd", F_DSM),
            {"wind.diff.len": "100"}, True),
+    6115: (packet(6115, 1, datahdr(0, 2, len(BAD_BUNDLE)) + BAD_BUNDLE,
+                  F_BUNDLE, seq=8100),
+           {"wind.chunk.len": "5,200"}, True),
 }
 
 FIELDS = sorted({k for _, want, _ in CRAFTED.values() for k in want} |
                 {"wind.source", "wind.dest", "wind.type", "wind.len",
                  "wind.msg_len", "wind.payload_len", "wind.flags",
-                 "_ws.expert.message"})
+                 "wind.nfrags", "wind.chunk.len", "_ws.expert.message"})
 
 
 def setup():
@@ -248,9 +269,13 @@ def traffic():
     a.sendto(b"q" * 50, MSG_WIND_SYNC, (ADDR[1], 7500))
     b.settimeout(60)
     got = b.recv(100)
+    # a real bundle: the first two held by MSG_MORE, the third sends all
+    for i, m in enumerate((b"b1", b"b22", b"b333")):
+        a.sendto(m, MSG_MORE if i < 2 else 0, (ADDR[1], 7500))
+    bundled = [b.recv(100) for _ in range(3)]
     a.close()
     b.close()
-    return got == b"q" * 50
+    return got == b"q" * 50 and bundled == [b"b1", b"b22", b"b333"]
 
 
 def decode():
@@ -275,7 +300,7 @@ def main():
         if not shutil.which(tool):
             print(f"1..0 # SKIP no {tool} (scripts/install-deps.sh)")
             return KSFT_SKIP
-    n = len(CRAFTED) + 4
+    n = len(CRAFTED) + 5
     t = Ktap(n)
     cap = None
     try:
@@ -283,7 +308,7 @@ def main():
         os.makedirs(OUTDIR, exist_ok=True)
         cap = Capture()
         t.check("dumpcap is capturing on A's eth0", sentinel(cap, 6100))
-        t.check("the real message arrives", traffic())
+        t.check("the real messages arrive", traffic())
         sentinel(cap, 6199)
         said = cap.stop()
         cap = None
@@ -316,6 +341,14 @@ def main():
                 data[0]["wind.payload_len"] == "50" and
                 int(data[0]["wind.flags"], 16) & 6 == 6 and
                 not data[0]["_ws.expert.message"], data)
+        bundles = [r for r in by_port.get("7501", []) if r["wind.type"] == "1"
+                   and int(r["wind.flags"], 16) & F_BUNDLE]
+        t.check("the kernel's bundle: 3 messages of 2, 3, 4 bytes, no "
+                "expert info",
+                len(bundles) == 1 and bundles[0]["wind.nfrags"] == "3" and
+                bundles[0]["wind.chunk.len"] == "2,3,4" and
+                bundles[0]["wind.msg_len"] == str(3 * 4 + 4 + 4 + 4) and
+                not bundles[0]["_ws.expert.message"], bundles)
         acks = [r for r in by_port.get("7500", []) if r["wind.type"] == "2"]
         t.check("the kernel's ACK: 7500 -> 7501, 48 bytes, no expert info",
                 acks and acks[0]["wind.dest"] == "7501" and

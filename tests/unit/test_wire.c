@@ -284,9 +284,134 @@ static void random__accepted_means_consistent(void)
 	report(ok, "random__accepted_means_consistent");
 }
 
+/* A bundle: chunks of @lens, each WIND_F_ORDERED, in @b (4-aligned) */
+static unsigned int bundle(unsigned char *b, const u16 *lens, unsigned int n)
+{
+	struct windhdr *wh = (struct windhdr *)b;
+	struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+	unsigned int i, off = WIND_DATA_HLEN;
+
+	memset(b, 0, 512);
+	for (i = 0; i < n; i++) {
+		struct wind_chunkhdr *ch = (struct wind_chunkhdr *)(b + off);
+
+		ch->flags = WIND_F_ORDERED;
+		ch->len = htons(lens[i]);
+		/* data that is no chunk header, padding zero */
+		memset(ch + 1, 0xaa, lens[i]);
+		off += WIND_CHUNK_LEN(lens[i]);
+	}
+	wh->version_type = WIND_VERSION << 4 | WIND_PKT_DATA;
+	wh->flags = WIND_F_BUNDLE;
+	wh->len = htons(off);
+	wh->src_tag = htonl(7);
+	dh->nfrags = htons(n);
+	dh->msg_len = htonl(off - WIND_DATA_HLEN);
+	return off;
+}
+
+static void bundle__chunks(void)
+{
+	static const u16 lens[] = { 0, 1, 64, 3 };
+	unsigned char b[512] __attribute__((aligned(4)));
+	struct windhdr *wh = (struct windhdr *)b;
+	struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+	struct wind_chunkhdr *ch0 = (struct wind_chunkhdr *)(dh + 1);
+	unsigned long accepted = 0, i;
+	unsigned int len;
+	bool ok = true;
+
+	len = bundle(b, lens, 4);
+	CHECK(check_all(wh, len) == WIND_WIRE_OK);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_OK);
+	wh->flags |= WIND_F_SYN | WIND_F_ACKREQ;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_OK);
+	ch0->flags = WIND_F_ORDERED | WIND_F_SYNC | WIND_F_ACKREQ;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_OK);
+	/* header flags a bundle cannot have */
+	bundle(b, lens, 4);
+	wh->flags |= WIND_F_ORDERED;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	bundle(b, lens, 4);
+	wh->flags |= WIND_F_DSM;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	/* chunk flags, reserved byte, sync unordered */
+	bundle(b, lens, 4);
+	ch0->flags |= WIND_F_DSM;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	bundle(b, lens, 4);
+	ch0->reserved = 1;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	bundle(b, lens, 4);
+	ch0->flags = WIND_F_SYNC;
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	/* counts: 1, more than there are, fewer, frag set, too many */
+	bundle(b, lens, 1);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	bundle(b, lens, 4);
+	dh->nfrags = htons(5);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	dh->nfrags = htons(3);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	dh->nfrags = htons(4);
+	dh->frag = htons(1);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	dh->frag = 0;
+	dh->nfrags = htons(WIND_BUNDLE_MAX + 1);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	/* lengths: msg_len, an inner length past the end or short of it */
+	bundle(b, lens, 4);
+	dh->msg_len = htonl(ntohl(dh->msg_len) + 4);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	bundle(b, lens, 4);
+	ch0->len = htons(len);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	ch0->len = htons(0xffff);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	ch0->len = htons(4);	/* 4 bytes more than it has: all shift */
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+	/* bytes left after the last chunk */
+	len = bundle(b, lens, 4);
+	wh->len = htons(len + 4);
+	dh->msg_len = htonl(len + 4 - WIND_DATA_HLEN);
+	CHECK(wind_wire_check_bundle(wh) == WIND_WIRE_BUNDLE);
+
+	/* random chunks: whatever passes is exactly its chunks */
+	srand(2);
+	for (i = 0; i < 200000 && ok; i++) {
+		unsigned int n = 2 + rand() % 4, j, off, plen;
+		u16 l[6];
+
+		for (j = 0; j < n; j++)
+			l[j] = rand() % 40;
+		len = bundle(b, l, n);
+		for (j = rand() % 3; j; j--)
+			b[WIND_DATA_HLEN + rand() % (len - WIND_DATA_HLEN)] =
+				rand();
+		if (rand() % 4 == 0)
+			dh->nfrags = htons(rand() % 8);
+		if (wind_wire_check_bundle(wh) != WIND_WIRE_OK)
+			continue;
+		accepted++;
+		plen = ntohs(wh->len);
+		for (j = 0, off = WIND_DATA_HLEN; j < ntohs(dh->nfrags); j++) {
+			const struct wind_chunkhdr *ch = (void *)(b + off);
+
+			CHECK(off + WIND_CHUNK_HLEN <= plen);
+			CHECK(!(ch->flags & ~WIND_F_CHUNK) && !ch->reserved);
+			off += WIND_CHUNK_LEN(ntohs(ch->len));
+			CHECK(off <= plen);
+		}
+		CHECK(off == plen);
+	}
+	printf("# %lu random bundles, %lu accepted\n", i, accepted);
+	CHECK(accepted > 1000);
+	report(ok, "bundle__chunks");
+}
+
 int main(void)
 {
-	printf("TAP version 13\n1..7\n");
+	printf("TAP version 13\n1..8\n");
 	length__must_match_ip();
 	header__version_type_tag_flags();
 	header__shorter_than_type();
@@ -294,5 +419,6 @@ int main(void)
 	data__dsm_header_present();
 	ack__naks();
 	random__accepted_means_consistent();
+	bundle__chunks();
 	return ktest_end();
 }

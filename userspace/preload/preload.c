@@ -19,6 +19,8 @@
  *   UDP_SEGMENT set to 0) succeed and do nothing, getsockopt reports them
  *   as 0 (which is the truth); the others (UDP_CORK, UDP_SEGMENT on,
  *   UDP_ENCAP) fail with ENOPROTOOPT;
+ *   send/sendto/sendmsg/sendmmsg with MSG_MORE fail with EOPNOTSUPP (UDP's
+ *   MSG_MORE joins sends into one datagram, Wind's does not);
  *   setsockopt(SOL_IP, IP_RECVERR) and setsockopt(SOL_IPV6, IPV6_RECVERR)
  *   also set WIND_RECVERR, so that lost messages are reported on the
  *   error queue the program reads (an AF_INET6 socket's with SOL_IPV6 /
@@ -68,6 +70,11 @@ static int (*real_socket)(int, int, int);
 static int (*real_bind)(int, const struct sockaddr *, socklen_t);
 static int (*real_setsockopt)(int, int, int, const void *, socklen_t);
 static int (*real_getsockopt)(int, int, int, void *, socklen_t *);
+static ssize_t (*real_send)(int, const void *, size_t, int);
+static ssize_t (*real_sendto)(int, const void *, size_t, int,
+			      const struct sockaddr *, socklen_t);
+static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 
 static bool opt_debug, opt_fallback, ports_mode;
 static uint8_t port_map[65536 / 8];
@@ -141,8 +148,18 @@ static void init_once(void)
 		dlsym(RTLD_NEXT, "setsockopt");
 	real_getsockopt = (int (*)(int, int, int, void *, socklen_t *))
 		dlsym(RTLD_NEXT, "getsockopt");
+	real_send = (ssize_t (*)(int, const void *, size_t, int))
+		dlsym(RTLD_NEXT, "send");
+	real_sendto = (ssize_t (*)(int, const void *, size_t, int,
+				   const struct sockaddr *, socklen_t))
+		dlsym(RTLD_NEXT, "sendto");
+	real_sendmsg = (ssize_t (*)(int, const struct msghdr *, int))
+		dlsym(RTLD_NEXT, "sendmsg");
+	real_sendmmsg = (int (*)(int, struct mmsghdr *, unsigned int, int))
+		dlsym(RTLD_NEXT, "sendmmsg");
 	if (!real_socket || !real_bind || !real_setsockopt ||
-	    !real_getsockopt) {
+	    !real_getsockopt || !real_send || !real_sendto || !real_sendmsg ||
+	    !real_sendmmsg) {
 		say(TAG "dlsym(RTLD_NEXT) failed: %s", dlerror());
 		abort();
 	}
@@ -611,4 +628,51 @@ EXPORT int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 			set_int(val, len, name == SO_TYPE ? SOCK_DGRAM : IPPROTO_UDP);
 	}
 	return r;
+}
+
+/*
+ * UDP's MSG_MORE appends to one datagram; Wind's sends a message of its
+ * own that may share a packet (wind(7), WIND_CORK).  A UDP program that
+ * asks for UDP's meaning gets EOPNOTSUPP, as before Wind knew the flag,
+ * rather than its datagram in pieces.  Looked up only when the flag is set.
+ */
+static bool udp_more(int fd, int flags)
+{
+	if (!(flags & MSG_MORE) || !converted(fd))
+		return false;
+	errno = EOPNOTSUPP;
+	return true;
+}
+
+EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
+{
+	init();
+	if (udp_more(fd, flags))
+		return -1;
+	return real_send(fd, buf, len, flags);
+}
+
+EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
+		      const struct sockaddr *to, socklen_t tolen)
+{
+	init();
+	if (udp_more(fd, flags))
+		return -1;
+	return real_sendto(fd, buf, len, flags, to, tolen);
+}
+
+EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	init();
+	if (udp_more(fd, flags))
+		return -1;
+	return real_sendmsg(fd, msg, flags);
+}
+
+EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int n, int flags)
+{
+	init();
+	if (udp_more(fd, flags))
+		return -1;
+	return real_sendmmsg(fd, vec, n, flags);
 }

@@ -47,6 +47,11 @@ static const struct {
 	{ WIND_A_STATS_IN_NO_STATE,		"InNoState" },
 	{ WIND_A_STATS_IN_FILTERED,		"InFiltered" },
 	{ WIND_A_STATS_IN_GRO_PACKETS,		"InGroPackets" },
+	{ WIND_A_STATS_OUT_BUNDLES,		"OutBundles" },
+	{ WIND_A_STATS_OUT_BUNDLED,		"OutBundled" },
+	{ WIND_A_STATS_IN_BUNDLES,		"InBundles" },
+	{ WIND_A_STATS_IN_BUNDLED,		"InBundled" },
+	{ WIND_A_STATS_IN_ERR_BUNDLE,		"InErrBundle" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */

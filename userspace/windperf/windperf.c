@@ -36,6 +36,12 @@
  *          of the -n, the rows' repetitions alternating too
  *   mem    Wind only: one socket talks once to each of -n ports, then the
  *          kernel's slab use per peer (see mem_test())
+ *   msgs   small one-way messages (-m, default 64 B) from -S senders
+ *          (default 1; processes, a socket or connection each) to the one
+ *          server port for -d seconds: messages per second the server
+ *          received, counted until it said so (Wind's senders close, which
+ *          waits for the ACKs, first); -M: Wind sends each batch of 16
+ *          with MSG_MORE on all but the last (bundling, wind(7))
  *
  * Each test runs -r repetitions of -d seconds; with several protocols
  * (-p wind,udp,tcp: one server each, on the same port number) their
@@ -134,7 +140,10 @@ static struct {
 	int udp_timeout_ms;
 	int family;		/* AF_INET, or AF_INET6 (-6) */
 	bool wire6;		/* client: the peer is IPv6 on the wire */
-} opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20 };
+	int senders;		/* msgs: sending processes (-S) */
+	bool more;		/* msgs: Wind with MSG_MORE (-M) */
+} opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20,
+	    .senders = 1 };
 
 static _Noreturn void die(const char *fmt, ...)
 {
@@ -718,7 +727,8 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 {
 	double v[64], med, lo, hi, ops = r->ops ? r->ops : 1;
 	double d[NCTR];
-	const char *unit = goodput ? "Mbit/s" : "us";
+	const char *unit = !strcmp(opt.test, "msgs") ? "msg/s" :
+			   goodput ? "Mbit/s" : "us";
 
 	for (int i = 0; i < NCTR; i++)
 		d[i] = r->cd[i] / ops;
@@ -1147,7 +1157,7 @@ static void set_default_sizes(void)
 	} d[] = {
 		{ "rtt", "16,32,128,1024" }, { "sync", "32" },
 		{ "bulk", "1024,8192,65536" }, { "rr", "8192" },
-		{ "peers", "32" }, { "mem", "32" },
+		{ "peers", "32" }, { "mem", "32" }, { "msgs", "64" },
 	};
 
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
@@ -1156,7 +1166,7 @@ static void set_default_sizes(void)
 				parse_sizes(d[i].sizes);
 			return;
 		}
-	die("unknown test %s (rtt, sync, bulk, rr, peers, mem)", opt.test);
+	die("unknown test %s (rtt, sync, bulk, rr, peers, mem, msgs)", opt.test);
 }
 
 /*
@@ -1235,6 +1245,129 @@ static void client_open(struct ctx *c, enum proto p,
 	}
 }
 
+/* ---- msgs: small one-way messages from -S senders ------------------- */
+
+struct msgs_res {
+	uint64_t sent, rcvd, timeouts;
+};
+
+/* One sender: its own socket (TCP: connection) to the server's port;
+ * writes what it sent (and, TCP, what its connection's server counted)
+ * to @wfd.  Wind's close() waits until the peer acknowledged everything.
+ */
+static _Noreturn void msgs_child(struct ctx *pc, int size, uint32_t session,
+				 double secs, int wfd)
+{
+	const struct sockaddr_storage *srv_addr = &pc->addr[0];
+	int port = ntohs(srv_addr->ss_family == AF_INET6 ?
+			 ((const struct sockaddr_in6 *)srv_addr)->sin6_port :
+			 ((const struct sockaddr_in *)srv_addr)->sin_port);
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK, .seq = session };
+	struct msgs_res res = { 0 };
+	char *msg = scratch(size);
+	struct ctx c;
+	double t0;
+
+	alarm(600);
+	client_open(&c, pc->proto, srv_addr, port, 1);
+	memcpy(msg, &h, sizeof(h));
+	t0 = now_s();
+	do {
+		for (int k = 0; k < 16; k++) {
+			int flags = c.proto == P_WIND && opt.more && k < 15 ?
+				    MSG_MORE : 0;
+
+			if (!tx(&c, peer_fd(&c, 0), &c.addr[0], msg, size, flags))
+				res.sent++;
+		}
+	} while (now_s() - t0 < secs);
+	if (c.proto == P_TCP) {
+		struct wp_stat st;
+
+		get_stat(&c, session, &st, &res.timeouts);
+		res.rcvd = st.msgs;
+	}
+	close(c.fd[0]);
+	if (write(wfd, &res, sizeof(res)) != sizeof(res))
+		_exit(1);
+	_exit(0);
+}
+
+/* -S senders for @secs; what they sent and the server received, and the
+ * time until the server said so.
+ */
+static void msgs_run(struct ctx *c, int size, double secs,
+		     struct msgs_res *tot, double *t)
+{
+	uint32_t session = next_seq++;
+	int pfd[2], status;
+	double t0;
+
+	memset(tot, 0, sizeof(*tot));
+	if (pipe(pfd))
+		die("pipe:");
+	fflush(stdout);
+	t0 = now_s();
+	for (int i = 0; i < opt.senders; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork:");
+		if (!pid) {
+			close(pfd[0]);
+			msgs_child(c, size, session, secs, pfd[1]);
+		}
+	}
+	close(pfd[1]);
+	for (int i = 0; i < opt.senders; i++) {
+		struct msgs_res res;
+
+		if (read(pfd[0], &res, sizeof(res)) != sizeof(res))
+			die("a sender failed");
+		tot->sent += res.sent;
+		tot->rcvd += res.rcvd;
+		tot->timeouts += res.timeouts;
+	}
+	close(pfd[0]);
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			die("a sender failed");
+	/* datagrams: the server's one socket counted every sender's */
+	if (c->proto != P_TCP) {
+		struct wp_stat st;
+
+		get_stat(c, session, &st, &tot->timeouts);
+		tot->rcvd = st.msgs;
+	}
+	*t = now_s() - t0;
+}
+
+static void msgs_warm(struct ctx *c, struct row *r)
+{
+	struct msgs_res tot;
+	double t;
+
+	msgs_run(c, r->size, 0.05, &tot, &t);
+}
+
+static void msgs_rep(struct ctx *c, struct row *r, int rep)
+{
+	struct msgs_res tot;
+	double c0[NCTR], t;
+
+	rep_begin(c, c0);
+	msgs_run(c, r->size, opt.secs, &tot, &t);
+	rep_end(c, r, c0);
+	r->secs += t;
+	r->sent += tot.sent;
+	r->rcvd += tot.rcvd;
+	r->bytes_sent += tot.sent * r->size;
+	r->bytes_rcvd += tot.rcvd * r->size;
+	r->timeouts += tot.timeouts;
+	r->ops += tot.sent;
+	r->rep[rep] = tot.rcvd / t;
+}
+
 /*
  * The client: for each size, every protocol of -p warms up, then the
  * repetitions alternate between the protocols (wind, udp, tcp, wind, ...)
@@ -1246,13 +1379,14 @@ static int client(const enum proto *protos, int np, const char *host,
 	static struct row rows[3][16];
 	struct ctx c[3];
 	struct sockaddr_storage server;
-	bool goodput, mem;
+	bool goodput, mem, msgs;
 	int nv;
 
 	parse_host(host, &server);
 	set_default_sizes();
 	seq_init();
-	goodput = !strcmp(opt.test, "bulk");
+	msgs = !strcmp(opt.test, "msgs");
+	goodput = !strcmp(opt.test, "bulk") || msgs;
 	mem = !strcmp(opt.test, "mem");
 	for (int k = 0; k < np; k++) {
 		if ((!strcmp(opt.test, "sync") || mem) && protos[k] != P_WIND)
@@ -1295,6 +1429,8 @@ static int client(const enum proto *protos, int np, const char *host,
 				r->size = 65507;	/* the largest datagram */
 			if (!strcmp(opt.test, "sync"))
 				sync_warm(&c[k], r);
+			else if (msgs)
+				msgs_warm(&c[k], r);
 			else if (goodput)
 				bulk_warm(&c[k], r);
 			else
@@ -1309,6 +1445,8 @@ static int client(const enum proto *protos, int np, const char *host,
 
 				if (!strcmp(opt.test, "sync"))
 					sync_rep(&c[k], r, rep);
+				else if (msgs)
+					msgs_rep(&c[k], r, rep);
 				else if (goodput)
 					bulk_rep(&c[k], r, rep);
 				else
@@ -1324,11 +1462,15 @@ static int client(const enum proto *protos, int np, const char *host,
 	/* JSON: one line per protocol */
 	for (int k = 0; opt.json && k < np; k++) {
 		printf("{\"proto\": \"%s\", \"test\": \"%s\", %s\"peers\": %d, "
-		       "\"secs_per_rep\": %.3f, \"rows\": [",
+		       "\"secs_per_rep\": %.3f, ",
 		       proto_names[protos[k]], opt.test,
 		       opt.wire6 ? "\"family\": \"ipv6\", " :
 		       opt.family == AF_INET6 ? "\"family\": \"ipv4-mapped\", " : "",
 		       n, opt.secs);
+		if (msgs)
+			printf("\"senders\": %d, \"more\": %s, ", opt.senders,
+			       opt.more && protos[k] == P_WIND ? "true" : "false");
+		printf("\"rows\": [");
 		for (int v = 0; v < nv; v++)
 			print_row(&c[k], &rows[k][v], goodput, v == 0);
 		printf("]}\n");
@@ -1341,11 +1483,12 @@ static _Noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: windperf -s [-6] -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
-		"       windperf -c HOST [-6] -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem\n"
+		"       windperf -c HOST [-6] -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem|msgs\n"
 		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
 		"                [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
 		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n"
+		"                [-S senders (msgs)] [-M: Wind MSG_MORE (msgs)]\n"
 		"HOST: numeric IPv4 or IPv6 address (fe80::1%%eth0 for link-local);\n"
 		"an IPv6 one makes the client's sockets AF_INET6.\n"
 		"-6: AF_INET6 sockets; a server binds [::] with IPV6_V6ONLY (beside an\n"
@@ -1361,7 +1504,7 @@ int main(int argc, char **argv)
 	enum proto protos[3];
 	char *save, *tok;
 
-	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jh")) != -1) {
+	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jhS:M")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
 		case '6': opt.family = AF_INET6; break;
@@ -1400,6 +1543,8 @@ int main(int argc, char **argv)
 		case 'T': opt.udp_timeout_ms = atoi(optarg); break;
 		case 'W': watchdog = atoi(optarg); break;
 		case 'j': opt.json = true; break;
+		case 'S': opt.senders = atoi(optarg); break;
+		case 'M': opt.more = true; break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
@@ -1408,6 +1553,8 @@ int main(int argc, char **argv)
 		usage(2);
 	if (opt.reps < 1 || opt.reps > 64 || opt.secs <= 0)
 		die("-r must be 1..64 and -d positive");
+	if (opt.senders < 1 || opt.senders > 64)
+		die("-S must be 1..64");
 	if (srv_mode) {
 		if (np != 1)
 			die("a server serves one protocol");

@@ -62,7 +62,8 @@ f.f_ordered = ProtoField.bool("wind.flags.ordered", "ORDERED", 8, nil, 0x02)
 f.f_sync = ProtoField.bool("wind.flags.sync", "SYNC: sender sleeps until acknowledged", 8, nil, 0x04)
 f.f_dsm = ProtoField.bool("wind.flags.dsm", "DSM: a DSM header follows", 8, nil, 0x08)
 f.f_syn = ProtoField.bool("wind.flags.syn", "SYN: new peer state", 8, nil, 0x10)
-f.f_unknown = ProtoField.uint8("wind.flags.unknown", "Unknown flags", base.HEX, nil, 0xe0)
+f.f_bundle = ProtoField.bool("wind.flags.bundle", "BUNDLE: several messages, a chunk each", 8, nil, 0x20)
+f.f_unknown = ProtoField.uint8("wind.flags.unknown", "Unknown flags", base.HEX, nil, 0xc0)
 f.window = ProtoField.uint16("wind.window", "Window", base.DEC)
 f.src_tag = ProtoField.uint32("wind.src_tag", "Source incarnation", base.HEX)
 f.dst_tag = ProtoField.uint32("wind.dst_tag", "Destination incarnation", base.HEX)
@@ -75,6 +76,13 @@ f.nfrags = ProtoField.uint16("wind.nfrags", "Fragments", base.DEC)
 f.msg_len = ProtoField.uint32("wind.msg_len", "Message length", base.DEC)
 f.payload = ProtoField.bytes("wind.payload", "Payload")
 f.payload_len = ProtoField.uint32("wind.payload_len", "Payload length", base.DEC)
+-- bundle chunks (WIND_F_BUNDLE)
+f.chunk = ProtoField.none("wind.chunk", "Message")
+f.chunk_seq = ProtoField.uint32("wind.chunk.seq", "Sequence number", base.DEC)
+f.chunk_flags = ProtoField.uint8("wind.chunk.flags", "Flags", base.HEX)
+f.chunk_reserved = ProtoField.uint8("wind.chunk.reserved", "Reserved", base.HEX)
+f.chunk_len = ProtoField.uint16("wind.chunk.len", "Length", base.DEC)
+f.chunk_data = ProtoField.bytes("wind.chunk.data", "Data")
 -- DSM header
 f.dsm_mode = ProtoField.uint8("wind.dsm.mode", "DSM mode", base.DEC, dsm_modes)
 f.dsm_reserved = ProtoField.bytes("wind.dsm.reserved", "Reserved")
@@ -114,8 +122,11 @@ local e = {
 			       expert.group.MALFORMED, expert.severity.ERROR),
 	nak = ProtoExpert.new("wind.bad_naks", "NAK entries do not fill the packet",
 			      expert.group.MALFORMED, expert.severity.ERROR),
+	bundle = ProtoExpert.new("wind.bad_bundle", "Bundle malformed (the receiver drops it)",
+				 expert.group.MALFORMED, expert.severity.ERROR),
 }
-wind.experts = { e.short, e.length, e.version, e.ptype, e.frag, e.diff, e.nak }
+wind.experts = { e.short, e.length, e.version, e.ptype, e.frag, e.diff, e.nak,
+		 e.bundle }
 
 local prefs = wind.prefs
 prefs.diff_le = Pref.bool("Diff runs little-endian", true,
@@ -163,7 +174,62 @@ local function diff_runs(tree, tvb, off, len, pinfo)
 	end
 end
 
-local function dissect_data(tree, tvb, off, len, flags, pinfo)
+-- A bundle: nfrags chunks (flags, reserved, length, data padded to 4),
+-- message i at seq + i, filling the packet exactly (wind.h).
+local function dissect_bundle(tree, tvb, off, len, flags, seq, pinfo)
+	local nfrags = tvb(off + 2, 2):uint()
+	local msg_len = tvb(off + 4, 4):uint()
+	local bad
+	if bit.band(flags, 0xde) ~= 0 or tvb(off, 2):uint() ~= 0 or
+	   nfrags < 2 or nfrags > 64 or msg_len ~= len - off - WIND_DATAHDR_LEN then
+		bad = "bundle header fields"
+	end
+	pinfo.cols.info:append(string.format(" BUNDLE of %u", nfrags))
+	off = off + WIND_DATAHDR_LEN
+	for i = 0, nfrags - 1 do
+		if len - off < 4 then
+			bad = bad or string.format("chunk %u: past the packet", i)
+			break
+		end
+		local cflags = tvb(off, 1):uint()
+		local clen = tvb(off + 2, 2):uint()
+		local padded = clen + (4 - clen % 4) % 4
+		local c = tree:add(f.chunk, tvb(off, math.min(4 + padded, len - off)))
+		c:set_text(string.format("Message seq %u, %u bytes%s", (seq + i) % 4294967296,
+			clen, bit.band(cflags, 0x02) ~= 0 and ", ordered" or ""))
+		c:add(f.chunk_seq, tvb(off, 4), (seq + i) % 4294967296):set_generated()
+		c:add(f.chunk_flags, tvb(off, 1))
+		c:add(f.chunk_reserved, tvb(off + 1, 1))
+		c:add(f.chunk_len, tvb(off + 2, 2))
+		if bit.band(cflags, 0xf8) ~= 0 or tvb(off + 1, 1):uint() ~= 0 or
+		   (bit.band(cflags, 0x04) ~= 0 and bit.band(cflags, 0x02) == 0) then
+			bad = bad or string.format("chunk %u: flags or reserved", i)
+		end
+		if 4 + padded > len - off then
+			bad = bad or string.format("chunk %u: length past the packet", i)
+			break
+		end
+		if clen > 0 then
+			c:add(f.chunk_data, tvb(off + 4, clen))
+		end
+		off = off + 4 + padded
+	end
+	if not bad and off ~= len then
+		bad = "bytes after the last chunk"
+	end
+	if bad then
+		tree:add_proto_expert_info(e.bundle, "Bundle malformed: " .. bad)
+		pinfo.cols.info:prepend("Malformed: ")
+	end
+end
+
+local function dissect_data(tree, tvb, off, len, flags, pinfo, seq)
+	if len - off >= WIND_DATAHDR_LEN and bit.band(flags, 0x20) ~= 0 then
+		tree:add(f.frag, tvb(off, 2))
+		tree:add(f.nfrags, tvb(off + 2, 2))
+		tree:add(f.msg_len, tvb(off + 4, 4))
+		return dissect_bundle(tree, tvb, off, len, flags, seq, pinfo)
+	end
 	if len - off < WIND_DATAHDR_LEN then
 		tree:add_proto_expert_info(e.short, "DATA shorter than its fragment header")
 		return
@@ -310,6 +376,7 @@ function wind.dissector(tvb, pinfo, root)
 	ft:add(f.f_sync, tvb(9, 1))
 	ft:add(f.f_dsm, tvb(9, 1))
 	ft:add(f.f_syn, tvb(9, 1))
+	ft:add(f.f_bundle, tvb(9, 1))
 	ft:add(f.f_unknown, tvb(9, 1))
 	tree:add(f.window, tvb(10, 2))
 	tree:add(f.src_tag, tvb(12, 4))
@@ -334,7 +401,7 @@ function wind.dissector(tvb, pinfo, root)
 	-- the body ends where the length field says, if it says less
 	local body_end = math.min(len, wlen)
 	if ptype == 1 then
-		dissect_data(tree, tvb, WIND_HLEN, body_end, flags, pinfo)
+		dissect_data(tree, tvb, WIND_HLEN, body_end, flags, pinfo, seq)
 	elseif ptype == 2 then
 		dissect_ack(tree, tvb, WIND_HLEN, body_end, ack, pinfo)
 	end

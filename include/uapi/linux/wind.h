@@ -38,6 +38,10 @@ enum wind_msgtype {
 #define WIND_PEER_INFO		5	/* struct wind_peer_info, in/out */
 /* setsockopt and getsockopt */
 #define WIND_ENCAP		6	/* int: WIND_ENCAP_RAW or _UDP */
+/* int: 1 holds small messages back to bundle them into full packets, as
+ * if each were sent with MSG_MORE; 0 sends what is held at once
+ */
+#define WIND_CORK		7
 
 /* What a socket sends: raw IP protocol 253, or each packet inside a UDP
  * datagram to the receiver's net.wind.udp_port.  Both are received
@@ -157,6 +161,7 @@ enum wind_pkt_type {
 #define WIND_F_SYNC		0x04	/* sender sleeps until acknowledged */
 #define WIND_F_DSM		0x08	/* payload starts with struct wind_dsmhdr */
 #define WIND_F_SYN		0x10	/* sender's peer state is new: seq may jump */
+#define WIND_F_BUNDLE		0x20	/* several messages, wind_chunkhdr each */
 
 struct windhdr {
 	__be16	source;		/* sender's Wind port */
@@ -177,6 +182,23 @@ struct wind_datahdr {
 	__be16	frag;		/* index of this fragment, 0-based */
 	__be16	nfrags;		/* fragments in the message, >= 1 */
 	__be32	msg_len;	/* bytes in the whole message */
+};
+
+/*
+ * A bundle (WIND_F_BUNDLE): several whole one-packet messages in one DATA
+ * packet.  windhdr.seq is the first message's seq, the i-th has seq + i;
+ * windhdr.flags holds only WIND_F_BUNDLE, WIND_F_ACKREQ and WIND_F_SYN.
+ * wind_datahdr.frag is 0, nfrags the number of messages (2 to
+ * WIND_BUNDLE_MAX) and msg_len the bytes after wind_datahdr.  Each message
+ * is a wind_chunkhdr and its len bytes, padded with zeros to 4 bytes;
+ * the chunks fill the packet exactly.  Never DSM, never GSO.
+ */
+#define WIND_BUNDLE_MAX		64
+
+struct wind_chunkhdr {
+	__u8	flags;		/* WIND_F_ORDERED, WIND_F_SYNC, WIND_F_ACKREQ */
+	__u8	reserved;	/* 0 */
+	__be16	len;		/* message bytes, padding excluded */
 };
 
 /* Follows wind_datahdr in fragment 0 when WIND_F_DSM is set */
@@ -349,6 +371,11 @@ enum {
 	WIND_A_STATS_IN_NO_STATE,
 	WIND_A_STATS_IN_FILTERED,
 	WIND_A_STATS_IN_GRO_PACKETS,
+	WIND_A_STATS_OUT_BUNDLES,
+	WIND_A_STATS_OUT_BUNDLED,
+	WIND_A_STATS_IN_BUNDLES,
+	WIND_A_STATS_IN_BUNDLED,
+	WIND_A_STATS_IN_ERR_BUNDLE,
 
 	__WIND_A_STATS_MAX,
 	WIND_A_STATS_MAX = (__WIND_A_STATS_MAX - 1)
