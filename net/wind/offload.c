@@ -170,13 +170,14 @@ static const struct windhdr *gro_data_hdr(struct sk_buff *skb)
 }
 
 /* Whether no packet may join a run after this one: the last of its
- * message, or one that asks for an ACK at once.
+ * message, one that asks for an ACK at once, or a bundle (its messages
+ * are whole, and the receiver takes it apart on its own).
  */
 static bool gro_run_ends(const struct windhdr *wh)
 {
 	const struct wind_datahdr *dh = (const void *)(wh + 1);
 
-	return (wh->flags & WIND_F_ACKREQ) ||
+	return (wh->flags & (WIND_F_ACKREQ | WIND_F_BUNDLE)) ||
 	       ntohs(dh->frag) + 1 == ntohs(dh->nfrags);
 }
 
