@@ -579,9 +579,11 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	struct wind_peer *peer;
 	u8 type;
 
-	if (unlikely(wind_skb_v6(skb) ?
-		     ipv6_hdr(skb)->nexthdr == IPPROTO_ICMPV6 :
-		     ip_hdr(skb)->protocol == IPPROTO_ICMP)) {
+	/* after the extension headers: an ICMPv6 error behind a hop-by-hop
+	 * header is no Wind packet, and was not validated as one
+	 */
+	if (unlikely(wind_skb_proto(skb) ==
+		     (wind_skb_v6(skb) ? IPPROTO_ICMPV6 : IPPROTO_ICMP))) {
 		/* an ICMP error that waited for process context */
 		icmp_error_rcv(sk, skb);
 		goto drop;
@@ -672,8 +674,8 @@ static int wind_icmp_err(struct sk_buff *skb, u32 mtu)
 	if (!sock_owned_by_user(sk)) {
 		icmp_error_rcv(sk, skb);
 	} else {
-		/* the backlog tells it from a Wind packet by its outer
-		 * IP header's protocol
+		/* the backlog tells it from a Wind packet by the
+		 * protocol after its outer IP header (wind_skb_proto())
 		 */
 		clone = skb_clone(skb, GFP_ATOMIC);
 		if (clone && sk_add_backlog(sk, clone,

@@ -501,15 +501,42 @@ static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
 	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
 }
 
+/* The protocol after @skb's IP header (at skb_network_header()): IPv4's
+ * protocol, or over IPv6 the first header that is no extension header
+ * (hop-by-hop, destination options, routing, AH) among those before the
+ * transport header, which IPv6 parsed and left linear.  A Wind packet's
+ * is IPPROTO_WIND or IPPROTO_UDP, an ICMP error's IPPROTO_ICMP(V6).
+ */
+static inline u8 wind_skb_proto(const struct sk_buff *skb)
+{
+	const u8 *p, *end;
+	u8 nexthdr, type;
+
+	if (!wind_skb_v6(skb))
+		return ip_hdr(skb)->protocol;
+	nexthdr = ipv6_hdr(skb)->nexthdr;
+	p = skb_network_header(skb) + sizeof(struct ipv6hdr);
+	end = skb_transport_header(skb);
+	while (ipv6_ext_hdr(nexthdr) && nexthdr != NEXTHDR_NONE &&
+	       p + sizeof(struct ipv6_opt_hdr) <= end) {
+		type = nexthdr;
+		nexthdr = p[0];
+		if (type == NEXTHDR_FRAGMENT)
+			p += sizeof(struct frag_hdr);
+		else if (type == NEXTHDR_AUTH)
+			p += ipv6_authlen((const struct ipv6_opt_hdr *)p);
+		else
+			p += ipv6_optlen((const struct ipv6_opt_hdr *)p);
+	}
+	return nexthdr;
+}
+
 /* Did @skb (its IP header at ip_hdr()) reach us inside UDP?  Over IPv6,
- * by the fixed header's next header: inside UDP after extension headers
- * is taken for raw, and answered raw.
+ * behind whatever extension headers there are.
  */
 static inline bool wind_skb_udp(const struct sk_buff *skb)
 {
-	if (wind_skb_v6(skb))
-		return ipv6_hdr(skb)->nexthdr == IPPROTO_UDP;
-	return ip_hdr(skb)->protocol == IPPROTO_UDP;
+	return wind_skb_proto(skb) == IPPROTO_UDP;
 }
 
 /* offload.c */

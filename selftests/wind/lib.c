@@ -269,8 +269,10 @@ int wind_test_ipv6(void)
 	env = getenv("WIND_TEST_IPV6");
 	name = program_invocation_short_name;
 	n = strlen(name);
+	/* NAME-ipv6, or NAME-ipv6-udp: IPv6 inside UDP */
 	ipv6 = (env && !strcmp(env, "1")) ||
-	       (n > 5 && !strcmp(name + n - 5, "-ipv6"));
+	       (n > 5 && !strcmp(name + n - 5, "-ipv6")) ||
+	       (n > 9 && !strcmp(name + n - 9, "-ipv6-udp"));
 	return ipv6;
 }
 
@@ -860,6 +862,105 @@ uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 		       const void *pkt, size_t len)
 {
 	return wind_l4_csum(saddr, daddr, IPPROTO_WIND, pseudo_len, pkt, len);
+}
+
+void wind_node_addr6(int i, struct in6_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->s6_addr[0] = 0xfd;
+	a->s6_addr[1] = 0x77;
+	a->s6_addr[15] = i + 1;
+}
+
+uint16_t wind_pkt_csum6(const struct in6_addr *saddr,
+			const struct in6_addr *daddr, uint32_t pseudo_len,
+			const void *pkt, size_t len)
+{
+	return wind_l4_csum6(saddr, daddr, IPPROTO_WIND, pseudo_len, pkt,
+			     len);
+}
+
+uint16_t wind_l4_csum6(const struct in6_addr *saddr,
+		       const struct in6_addr *daddr, uint8_t proto,
+		       uint32_t pseudo_len, const void *pkt, size_t len)
+{
+	uint8_t ph[40] = { 0 };
+	uint32_t sum;
+	uint16_t c;
+
+	memcpy(ph, saddr, 16);
+	memcpy(ph + 16, daddr, 16);
+	ph[32] = pseudo_len >> 24;
+	ph[33] = pseudo_len >> 16;
+	ph[34] = pseudo_len >> 8;
+	ph[35] = pseudo_len & 0xff;
+	ph[39] = proto;
+	sum = wind_csum_add(0, ph, sizeof(ph));
+	sum = wind_csum_add(sum, pkt, len);
+	c = wind_csum_fold(sum);
+	if (!c)
+		c = 0xffff;
+	return htons(c);
+}
+
+int wind_forge_open(struct wind_forge *f, int from, int to)
+{
+	bool udp = wind_test_encap() == WIND_ENCAP_UDP;
+	int family = wind_test_ipv6() ? AF_INET6 : AF_INET;
+	char port[32] = "9253";
+	int e;
+
+	memset(f, 0, sizeof(*f));
+	f->from = from;
+	f->to = to;
+	if (udp && wind_read_file_in(wind_ns(to), "/proc/sys/net/wind/udp_port",
+				     port, sizeof(port)) < 0)
+		return -1;
+	if (wind_netns_enter(wind_ns(from)) < 0)
+		return -1;
+	f->fd = socket(family, udp ? SOCK_DGRAM : SOCK_RAW,
+		       udp ? IPPROTO_UDP : IPPROTO_WIND);
+	e = errno;
+	wind_netns_leave();
+	errno = e;
+	if (f->fd < 0)
+		return -1;
+	if (family == AF_INET6) {
+		f->dst.sin6.sin6_family = AF_INET6;
+		wind_node_addr6(to, &f->dst.sin6.sin6_addr);
+	} else {
+		wind_sin(&f->dst.sin, wind_node_addr(to), 0);
+	}
+	if (udp)
+		wind_sa_set_port(&f->dst, atoi(port));
+	return 0;
+}
+
+uint16_t wind_forge_csum(const struct wind_forge *f, uint32_t pseudo_len,
+			 const void *pkt, size_t len)
+{
+	struct in6_addr s6, d6;
+
+	if (f->dst.sa.sa_family == AF_INET)
+		return wind_pkt_csum(wind_node_addr(f->from),
+				     wind_node_addr(f->to), pseudo_len, pkt,
+				     len);
+	wind_node_addr6(f->from, &s6);
+	wind_node_addr6(f->to, &d6);
+	return wind_pkt_csum6(&s6, &d6, pseudo_len, pkt, len);
+}
+
+int wind_forge_send(const struct wind_forge *f, const void *pkt, size_t len)
+{
+	return sendto(f->fd, pkt, len, 0, &f->dst.sa, sizeof(f->dst)) ==
+	       (ssize_t)len ? 0 : -1;
+}
+
+void wind_forge_close(struct wind_forge *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 }
 
 ssize_t wind_recv_wait(int fd, void *buf, size_t len, struct sockaddr_in *from,

@@ -34,7 +34,8 @@
 int wind_test_encap(void);		/* WIND_ENCAP_RAW or WIND_ENCAP_UDP */
 /*
  * The IP version of the matrix.  Invoked as NAME-ipv6 (a link the
- * Makefile makes for IPV6_MATRIX), or with WIND_TEST_IPV6=1, every node
+ * Makefile makes for IPV6_MATRIX), or NAME-ipv6-udp (IPV6_UDP_MATRIX:
+ * IPv6 inside UDP), or with WIND_TEST_IPV6=1, every node
  * of wind_topo_setup() also has fd77::(i+1)/64, wind_socket_in() makes
  * SOCK_WIND sockets AF_INET6, wind_bound_socket() binds them to [::]:port
  * and wind_sa_set() names a node by its IPv6 address: the test's Wind
@@ -196,5 +197,36 @@ uint16_t wind_l4_csum(in_addr_t saddr, in_addr_t daddr, uint8_t proto,
 /* The same for a Wind packet (proto IPPROTO_WIND) */
 uint16_t wind_pkt_csum(in_addr_t saddr, in_addr_t daddr, uint16_t pseudo_len,
 		       const void *pkt, size_t len);
+
+/* Node i's IPv6 address in the IPv6 matrix: fd77::(i+1) */
+void wind_node_addr6(int i, struct in6_addr *a);
+/* The same over IPv6: the pseudo-header of RFC 8200 */
+uint16_t wind_l4_csum6(const struct in6_addr *saddr,
+		       const struct in6_addr *daddr, uint8_t proto,
+		       uint32_t pseudo_len, const void *pkt, size_t len);
+uint16_t wind_pkt_csum6(const struct in6_addr *saddr,
+			const struct in6_addr *daddr, uint32_t pseudo_len,
+			const void *pkt, size_t len);
+
+/*
+ * A forger: crafted Wind packets (Wind header first, the checksum the
+ * caller's) from node from to node to of wind_topo_setup(), in the
+ * matrix's form: a raw IPPROTO_WIND socket of the matrix's family, the
+ * kernel building the IP header; or, in a UDP run, a UDP socket that
+ * sends each packet as the payload of a datagram to the receiver's
+ * net.wind.udp_port.  fd is there for socket options (IPv6 extension
+ * headers, no UDP checksum).
+ */
+struct wind_forge {
+	int fd, from, to;
+	wind_sa dst;
+};
+int wind_forge_open(struct wind_forge *f, int from, int to);
+/* The checksum field's value for pkt (its field 0) from -> to */
+uint16_t wind_forge_csum(const struct wind_forge *f, uint32_t pseudo_len,
+			 const void *pkt, size_t len);
+/* 0 once the whole packet went, else -1 with errno */
+int wind_forge_send(const struct wind_forge *f, const void *pkt, size_t len);
+void wind_forge_close(struct wind_forge *f);
 
 #endif /* WIND_SELFTEST_LIB_H */

@@ -4,7 +4,8 @@
  * (see lib.c): byte-exact delivery with the sender's address, message
  * boundaries and MSG_TRUNC, connect()/disconnect, poll(), non-blocking
  * and timed receives, ordering, the three message types, and the errors
- * of the send path.
+ * of the send path.  Over IPv4 or IPv6, raw or inside UDP, as the
+ * matrix says (lib.h): as itself, -udp, -ipv6.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -28,24 +29,45 @@
 
 FIXTURE(dgram) {
 	int tx, rx;			/* tx in node 0, rx in node 1 */
-	struct sockaddr_in tx_src;	/* how rx sees tx: 10.77.0.1:port */
-	struct sockaddr_in rx_dst;	/* where tx sends: 10.77.0.2:port */
+	wind_sa tx_src;			/* how rx sees tx: node 0:port */
+	wind_sa rx_dst;			/* where tx sends: node 1:port */
 };
+
+/*
+ * One topology for the whole program, built before the harness forks a
+ * process per test and deleted when the program exits (its children
+ * _exit()): one per test took most of the program's time under TCG.
+ * Each test opens sockets of its own, and reads counters as differences.
+ */
+static int topo_err = -1;
+static pid_t topo_pid;
+
+static void __attribute__((constructor)) topo_up(void)
+{
+	topo_pid = getpid();
+	topo_err = wind_topo_setup(2);
+}
+
+static void __attribute__((destructor)) topo_down(void)
+{
+	if (getpid() == topo_pid && !topo_err)
+		wind_topo_teardown();
+}
 
 FIXTURE_SETUP(dgram)
 {
 	struct sockaddr_in sa;
 
 	self->tx = self->rx = -1;
-	ASSERT_EQ(0, wind_topo_setup(2));
+	ASSERT_EQ(0, topo_err);
 	self->tx = wind_bound_socket(wind_ns(0), 0, &sa);
 	ASSERT_LE(0, self->tx) TH_LOG("tx socket: %s", strerror(errno));
-	wind_sin(&self->tx_src, wind_node_addr(0), ntohs(sa.sin_port));
+	wind_sa_set(&self->tx_src, wind_node_addr(0), ntohs(sa.sin_port));
 	self->rx = wind_bound_socket(wind_ns(1), 0, &sa);
 	ASSERT_LE(0, self->rx) TH_LOG("rx socket: %s", strerror(errno));
-	wind_sin(&self->rx_dst, wind_node_addr(1), ntohs(sa.sin_port));
-	ASSERT_NE(0, self->tx_src.sin_port);
-	ASSERT_NE(0, self->rx_dst.sin_port);
+	wind_sa_set(&self->rx_dst, wind_node_addr(1), ntohs(sa.sin_port));
+	ASSERT_NE(0, wind_sa_port(&self->tx_src));
+	ASSERT_NE(0, wind_sa_port(&self->rx_dst));
 }
 
 FIXTURE_TEARDOWN(dgram)
@@ -54,14 +76,19 @@ FIXTURE_TEARDOWN(dgram)
 		close(self->tx);
 	if (self->rx >= 0)
 		close(self->rx);
-	wind_topo_teardown();
+}
+
+/* The length of the address of its family */
+static socklen_t sa_len(const wind_sa *sa)
+{
+	return sa->sa.sa_family == AF_INET6 ? sizeof(sa->sin6) :
+					       sizeof(sa->sin);
 }
 
 static ssize_t send_to(int fd, const void *buf, size_t len, int flags,
-		       const struct sockaddr_in *to)
+		       const wind_sa *to)
 {
-	return sendto(fd, buf, len, flags, (const struct sockaddr *)to,
-		      sizeof(*to));
+	return sendto(fd, buf, len, flags, &to->sa, sa_len(to));
 }
 
 /*
@@ -69,10 +96,10 @@ static ssize_t send_to(int fd, const void *buf, size_t len, int flags,
  * *from gets the sender; *flags_out the message flags.
  */
 static ssize_t recv_wait(int fd, void *buf, size_t len, int flags,
-			 struct sockaddr_in *from, int *flags_out,
+			 wind_sa *from, int *flags_out,
 			 int timeout_ms)
 {
-	struct sockaddr_in sa;
+	wind_sa sa;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = {
 		.msg_name = &sa, .msg_namelen = sizeof(sa),
@@ -91,7 +118,7 @@ static ssize_t recv_wait(int fd, void *buf, size_t len, int flags,
 	if (r < 0)
 		return -1;
 	if (from) {
-		if (msg.msg_namelen != sizeof(sa))
+		if (msg.msg_namelen != sa_len(&sa))
 			memset(from, 0, sizeof(*from));
 		else
 			*from = sa;
@@ -101,21 +128,22 @@ static ssize_t recv_wait(int fd, void *buf, size_t len, int flags,
 	return r;
 }
 
-static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
+static bool same_addr(const wind_sa *a, const wind_sa *b)
 {
-	return a->sin_family == b->sin_family &&
-	       a->sin_addr.s_addr == b->sin_addr.s_addr &&
-	       a->sin_port == b->sin_port;
+	return wind_sa_same(a, b);
 }
 
-static const char *fmt_addr(const struct sockaddr_in *sa)
+static const char *fmt_addr(const wind_sa *sa)
 {
-	static char buf[4][48];
+	static char buf[4][80];
 	static int i;
-	char *b = buf[i++ & 3];
+	char *b = buf[i++ & 3], a[INET6_ADDRSTRLEN] = "?";
 
-	snprintf(b, 48, "%d/%s:%u", sa->sin_family, inet_ntoa(sa->sin_addr),
-		 ntohs(sa->sin_port));
+	if (sa->sa.sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &sa->sin6.sin6_addr, a, sizeof(a));
+	else
+		inet_ntop(AF_INET, &sa->sin.sin_addr, a, sizeof(a));
+	snprintf(b, 80, "%d/%s:%u", sa->sa.sa_family, a, wind_sa_port(sa));
 	return b;
 }
 
@@ -124,7 +152,7 @@ TEST_F(dgram, sizes_byte_exact)
 	const size_t sizes[] = { 0, 1, 100, 1000, WIND_MAX_SINGLE - 1,
 				 WIND_MAX_SINGLE };
 	static uint8_t out[2048], in[2048];
-	struct sockaddr_in from;
+	wind_sa from;
 	unsigned int i;
 	int flags;
 
@@ -158,7 +186,7 @@ TEST_F_TIMEOUT(dgram, multi_fragment, 120)
 				 2 * WIND_MAX_SINGLE + 1, 9000, 65536,
 				 1 << 20 };
 	int big = 8 << 20;
-	struct sockaddr_in from;
+	wind_sa from;
 	unsigned int i;
 	uint8_t *out, *in;
 
@@ -241,16 +269,16 @@ TEST_F(dgram, truncation)
 
 TEST_F(dgram, connect_send_disconnect)
 {
-	struct sockaddr_in peer, from;
+	wind_sa peer, from;
 	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
 	socklen_t len = sizeof(peer);
 	uint8_t out[64], in[128];
 
 	wind_fill(out, sizeof(out), 7);
-	ASSERT_EQ(0, connect(self->tx, (struct sockaddr *)&self->rx_dst,
-			     sizeof(self->rx_dst)))
+	ASSERT_EQ(0, connect(self->tx, &self->rx_dst.sa,
+			     sa_len(&self->rx_dst)))
 		TH_LOG("connect: %s", strerror(errno));
-	ASSERT_EQ(0, getpeername(self->tx, (struct sockaddr *)&peer, &len));
+	ASSERT_EQ(0, getpeername(self->tx, &peer.sa, &len));
 	EXPECT_TRUE(same_addr(&self->rx_dst, &peer))
 		TH_LOG("peer %s", fmt_addr(&peer));
 
@@ -270,12 +298,12 @@ TEST_F(dgram, connect_send_disconnect)
 	EXPECT_EQ(-1, send(self->tx, out, sizeof(out), 0));
 	EXPECT_EQ(EDESTADDRREQ, errno);
 	len = sizeof(peer);
-	EXPECT_EQ(-1, getpeername(self->tx, (struct sockaddr *)&peer, &len));
+	EXPECT_EQ(-1, getpeername(self->tx, &peer.sa, &len));
 	EXPECT_EQ(ENOTCONN, errno);
 	/* the socket keeps its port */
 	len = sizeof(peer);
-	ASSERT_EQ(0, getsockname(self->tx, (struct sockaddr *)&peer, &len));
-	EXPECT_EQ(self->tx_src.sin_port, peer.sin_port);
+	ASSERT_EQ(0, getsockname(self->tx, &peer.sa, &len));
+	EXPECT_EQ(wind_sa_port(&self->tx_src), wind_sa_port(&peer));
 	/* and sendto still works */
 	EXPECT_EQ(64, send_to(self->tx, out, sizeof(out), 0, &self->rx_dst));
 	EXPECT_EQ(64, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
@@ -286,28 +314,31 @@ TEST_F(dgram, connect_send_disconnect)
 /* An unbound socket that connects gets an ephemeral port */
 TEST_F(dgram, connect_autobinds)
 {
-	struct sockaddr_in sa, from;
+	wind_sa sa, from, want;
 	socklen_t len = sizeof(sa);
 	char in[8];
 	int fd;
 
 	fd = wind_socket_in(wind_ns(0), SOCK_WIND, 0);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, connect(fd, (struct sockaddr *)&self->rx_dst,
-			     sizeof(self->rx_dst)));
-	ASSERT_EQ(0, getsockname(fd, (struct sockaddr *)&sa, &len));
-	EXPECT_NE(0, sa.sin_port);
+	ASSERT_EQ(0, connect(fd, &self->rx_dst.sa, sa_len(&self->rx_dst)));
+	ASSERT_EQ(0, getsockname(fd, &sa.sa, &len));
+	EXPECT_NE(0, wind_sa_port(&sa));
 	ASSERT_EQ(3, send(fd, "abc", 3, 0));
 	ASSERT_EQ(3, recv_wait(self->rx, in, sizeof(in), 0, &from, NULL,
 			       WAIT_MS));
-	EXPECT_EQ(sa.sin_port, from.sin_port);
-	EXPECT_EQ(wind_node_addr(0), from.sin_addr.s_addr);
+	wind_sa_set(&want, wind_node_addr(0), wind_sa_port(&sa));
+	EXPECT_TRUE(same_addr(&want, &from)) TH_LOG("from %s",
+						     fmt_addr(&from));
 	close(fd);
 }
 
 TEST_F(dgram, send_errors)
 {
-	struct sockaddr_in sa = self->rx_dst;
+	wind_sa sa = self->rx_dst;
+	/* shorter than sockaddr_in, or than RFC 2133's sockaddr_in6 */
+	socklen_t shorter = sa.sa.sa_family == AF_INET6 ? 23 :
+			    sizeof(sa.sin) - 1;
 	char buf[16] = "x";
 
 	/* no address, not connected */
@@ -317,12 +348,11 @@ TEST_F(dgram, send_errors)
 	EXPECT_EQ(EDESTADDRREQ, errno);
 
 	/* short address */
-	EXPECT_EQ(-1, sendto(self->tx, buf, sizeof(buf), 0,
-			     (struct sockaddr *)&sa, sizeof(sa) - 1));
+	EXPECT_EQ(-1, sendto(self->tx, buf, sizeof(buf), 0, &sa.sa, shorter));
 	EXPECT_EQ(EINVAL, errno);
 
-	/* wrong family */
-	sa.sin_family = AF_INET6;
+	/* wrong family (an AF_INET6 socket takes AF_INET too) */
+	sa.sa.sa_family = sa.sa.sa_family == AF_INET6 ? AF_UNIX : AF_INET6;
 	EXPECT_EQ(-1, send_to(self->tx, buf, sizeof(buf), 0, &sa));
 	EXPECT_EQ(EAFNOSUPPORT, errno);
 
@@ -414,7 +444,9 @@ static int proc_wind_has_port(const char *ns, uint16_t port)
 	static char buf[65536];
 	char pat[8], *line, *save = NULL;
 
-	if (wind_read_file_in(ns, "/proc/thread-self/net/wind", buf,
+	if (wind_read_file_in(ns, wind_test_ipv6() ?
+			      "/proc/thread-self/net/wind6" :
+			      "/proc/thread-self/net/wind", buf,
 			      sizeof(buf)) < 0)
 		return -1;
 	snprintf(pat, sizeof(pat), ":%04X", port);
@@ -432,7 +464,7 @@ static int proc_wind_has_port(const char *ns, uint16_t port)
 
 TEST_F(dgram, close_with_queued_data)
 {
-	uint16_t port = ntohs(self->rx_dst.sin_port);
+	uint16_t port = wind_sa_port(&self->rx_dst);
 	long before, after;
 	uint8_t msg[500];
 	int i, listed, fd;
@@ -464,8 +496,7 @@ TEST_F(dgram, close_with_queued_data)
 	/* the port is free again at once */
 	fd = wind_socket_in(wind_ns(1), SOCK_WIND, 0);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, bind(fd, (struct sockaddr *)&self->rx_dst,
-			  sizeof(self->rx_dst)))
+	EXPECT_EQ(0, bind(fd, &self->rx_dst.sa, sa_len(&self->rx_dst)))
 		TH_LOG("rebind: %s", strerror(errno));
 	close(fd);
 }
@@ -474,7 +505,7 @@ TEST_F(dgram, close_with_queued_data)
 static int errqueue_report(struct __test_metadata *_metadata, int fd)
 {
 	char cbuf[256], data[64];
-	struct sockaddr_in off;
+	wind_sa off;
 	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
 	struct msghdr msg = {
 		.msg_name = &off, .msg_namelen = sizeof(off),
@@ -540,7 +571,7 @@ TEST_F(dgram, receiver_closes_after_recv)
 TEST_F_TIMEOUT(dgram, in_order, 60)
 {
 	const int n = 100;
-	struct sockaddr_in from;
+	wind_sa from;
 	uint8_t msg[400];
 	int i;
 
@@ -567,7 +598,7 @@ TEST_F_TIMEOUT(dgram, in_order, 60)
 TEST_F(dgram, reliable_and_sync_flags)
 {
 	uint8_t out[300], in[400];
-	struct sockaddr_in from;
+	wind_sa from;
 	int flags[] = { MSG_WIND_RELIABLE, MSG_WIND_SYNC, 0 };
 	unsigned int i;
 	ssize_t r;
@@ -714,14 +745,15 @@ TEST_F_TIMEOUT(dgram, cross_type_order, 60)
 TEST_F_TIMEOUT(dgram, many_peers, 60)
 {
 	enum { SENDERS = 3, N = 20 };
-	struct sockaddr_in src[SENDERS], from;
+	wind_sa src[SENDERS], from;
+	struct sockaddr_in sa;
 	int fd[SENDERS], next[SENDERS] = { 0 }, s, i;
 	uint8_t msg[128];
 
 	for (s = 0; s < SENDERS; s++) {
-		fd[s] = wind_bound_socket(wind_ns(0), 0, &src[s]);
+		fd[s] = wind_bound_socket(wind_ns(0), 0, &sa);
 		ASSERT_LE(0, fd[s]);
-		src[s].sin_addr.s_addr = wind_node_addr(0);
+		wind_sa_set(&src[s], wind_node_addr(0), ntohs(sa.sin_port));
 	}
 	for (i = 0; i < N; i++)
 		for (s = 0; s < SENDERS; s++) {
@@ -754,16 +786,25 @@ TEST_F_TIMEOUT(dgram, many_peers, 60)
 /* Two sockets of the same namespace talk over the loopback */
 TEST_F(dgram, loopback)
 {
-	struct sockaddr_in a_addr, b_addr, from;
+	struct sockaddr_in sa;
+	wind_sa a_addr, b_addr, from;
 	int a, b;
 	char in[32];
 
-	a = wind_bound_socket(wind_ns(0), 0, &a_addr);
-	b = wind_bound_socket(wind_ns(0), 0, &b_addr);
+	a = wind_bound_socket(wind_ns(0), 0, &sa);
 	ASSERT_LE(0, a);
+	wind_sa_set(&a_addr, htonl(INADDR_ANY), ntohs(sa.sin_port));
+	b = wind_bound_socket(wind_ns(0), 0, &sa);
 	ASSERT_LE(0, b);
-	a_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	b_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	wind_sa_set(&b_addr, htonl(INADDR_ANY), ntohs(sa.sin_port));
+	/* 127.0.0.1, or ::1 */
+	if (wind_test_ipv6()) {
+		a_addr.sin6.sin6_addr = in6addr_loopback;
+		b_addr.sin6.sin6_addr = in6addr_loopback;
+	} else {
+		a_addr.sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		b_addr.sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	}
 
 	ASSERT_EQ(5, send_to(a, "hello", 5, 0, &b_addr));
 	ASSERT_EQ(5, recv_wait(b, in, sizeof(in), 0, &from, NULL, WAIT_MS));

@@ -23,6 +23,11 @@
  * A raw socket in B checks every packet it gets, as on the wire: an
  * ordinary Wind packet with its own length, checksum and fragment fields.
  *
+ * As wind_gso-ipv6 (the IPv6 matrix, lib.h), the same over IPv6: node i
+ * is fd77::(i+1), A fd78:1::1, R fd78:1::2 and fd78:2::2, B fd78:2::1; B's
+ * raw socket is an AF_INET6 one (it gets no IPv6 header: the addresses
+ * its checksums cover are A's and B's).
+ *
  * As wind_gso-udp (the UDP matrix, lib.h), every node sends inside UDP:
  * the super-packets are UDP tunnel GSO skbs, unwrapped by the receiver's
  * UDP socket or cut by the UDP tunnel's segmentation around Wind's; B's
@@ -155,7 +160,7 @@ static long msg_index(const struct plan *p, const char *buf, size_t n)
 
 struct sender {
 	int fd;
-	struct sockaddr_in to;
+	wind_sa to;
 	const struct plan *p;
 	unsigned int sent;
 	int err;
@@ -175,7 +180,7 @@ static void *send_plan(void *arg)
 	for (i = 0; i < s->p->n; i++) {
 		msg_make(s->p, i, buf);
 		if (sendto(s->fd, buf, s->p->len[i], s->p->flags[i],
-			   (struct sockaddr *)&s->to, sizeof(s->to)) !=
+			   &s->to.sa, sizeof(s->to)) !=
 		    (ssize_t)s->p->len[i]) {
 			s->err = errno;
 			break;
@@ -266,7 +271,7 @@ static int set_bufs(int fd)
 
 /* Send the plan from tx to `to` in a thread and check it all arrives on rx */
 static void run_plan(struct __test_metadata *_metadata, int tx,
-		     const struct sockaddr_in *to, int rx, const struct plan *p)
+		     const wind_sa *to, int rx, const struct plan *p)
 {
 	struct sender s = { .fd = tx, .to = *to, .p = p };
 	long long t0 = wind_now_ms();
@@ -345,7 +350,7 @@ static void snap_log(const char *who, const struct snap *b,
 
 FIXTURE(gso) {
 	int tx, rx;
-	struct sockaddr_in to;
+	wind_sa to;
 };
 
 FIXTURE_SETUP(gso)
@@ -357,7 +362,7 @@ FIXTURE_SETUP(gso)
 	ASSERT_GE(self->rx, 0);
 	ASSERT_EQ(0, set_bufs(self->tx));
 	ASSERT_EQ(0, set_bufs(self->rx));
-	wind_sin(&self->to, wind_node_addr(1), PORT);
+	wind_sa_set(&self->to, wind_node_addr(1), PORT);
 }
 
 FIXTURE_TEARDOWN(gso)
@@ -421,11 +426,23 @@ TEST_F(gso, native_veth)
 	EXPECT_EQ(0, d.rx[IN_ERR_HDR]);
 }
 
+/*
+ * Over IPv6 (wind_gso-ipv6) only what differs by IP version runs: GSO
+ * skbs whole over a veth, cut by a router with software checksums that
+ * B's raw socket checks, and refused by a router with a smaller MTU
+ * (ICMPv6 "packet too big").  The rest is the same code as over IPv4.
+ */
+#define IPV4_ONLY() do {						\
+		if (wind_test_ipv6())					\
+			SKIP(return, "the same over IPv6 as over IPv4");\
+	} while (0)
+
 TEST_F(gso, gso_off)
 {
 	struct deltas d;
 	struct plan p;
 
+	IPV4_ONLY();
 	ASSERT_EQ(0, wind_run("ip -n %s link set dev eth0 gso_max_segs 1",
 			      wind_ns(0)));
 	ASSERT_EQ(0, plan_init(&p, 120, mixed_sizes, 6, 1));	/* up to 100000 B */
@@ -445,6 +462,7 @@ TEST_F(gso, lossy_native)
 	struct plan p;
 	int i;
 
+	IPV4_ONLY();
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem delay 1ms reorder 25%% loss 5%% duplicate 5%%",
 				      wind_ns(i)));
@@ -483,6 +501,7 @@ TEST_F(gso, corrupt)
 
 	long udp_err0 = udp_csum_errors(wind_ns(1));
 
+	IPV4_ONLY();
 	/* netem segments a GSO skb it corrupts, through Wind's callback
 	 * (inside UDP, through the UDP tunnel's, which calls Wind's)
 	 */
@@ -508,7 +527,7 @@ TEST_F(gso, corrupt)
 }
 
 /* sendmsg of data with a WIND_CMSG_DSM (as in wind_dsm.c) */
-static ssize_t dsm_send(int fd, const struct sockaddr_in *to, int flags,
+static ssize_t dsm_send(int fd, const wind_sa *to, int flags,
 			__u32 mode, __u32 region, __u64 offset, __u64 key,
 			const void *data, size_t data_len)
 {
@@ -552,6 +571,7 @@ TEST_F(gso, dsm_direct_map_over_gso)
 	long w0, w1;
 	size_t i;
 
+	IPV4_ONLY();
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, map);
@@ -677,6 +697,26 @@ static int topo3_setup(void)
 		    " | ip -n %s -b -", r);
 	if (wind_ns_encap(a) || wind_ns_encap(b))
 		goto fail;
+	if (wind_test_ipv6()) {
+		RUN_OR_FAIL("printf '%%s\\n' 'addr add fd78:1::1/64 dev eth0 nodad'"
+			    " 'route add default via fd78:1::2 dev eth0'"
+			    " 'neigh replace fd78:1::2 lladdr 02:78:01:00:00:02 dev eth0 nud permanent'"
+			    " | ip -n %s -b -", a);
+		RUN_OR_FAIL("printf '%%s\\n' 'addr add fd78:2::1/64 dev eth0 nodad'"
+			    " 'route add default via fd78:2::2 dev eth0'"
+			    " 'neigh replace fd78:2::2 lladdr 02:78:02:00:00:02 dev eth0 nud permanent'"
+			    " | ip -n %s -b -", b);
+		RUN_OR_FAIL("printf '%%s\\n' 'addr add fd78:1::2/64 dev a0 nodad'"
+			    " 'addr add fd78:2::2/64 dev b0 nodad'"
+			    " 'neigh replace fd78:1::1 lladdr 02:78:01:00:00:01 dev a0 nud permanent'"
+			    " 'neigh replace fd78:2::1 lladdr 02:78:02:00:00:01 dev b0 nud permanent'"
+			    " | ip -n %s -b -", r);
+		if (wind_write_file_in(r, "/proc/sys/net/ipv6/conf/all/forwarding",
+				       "1")) {
+			printf("# IPv6 forwarding in %s failed\n", r);
+			goto fail;
+		}
+	}
 	/* ... and with no checksum offload: the segments carry software sums */
 	RUN_OR_FAIL("ip netns exec %s ethtool -K b0 tx off >/dev/null", r);
 	RUN_OR_FAIL("ip netns exec %s ethtool -k b0 | grep -q '^tx-checksumming: off'", r);
@@ -698,8 +738,21 @@ fail:
 
 FIXTURE(routed) {
 	int sa, sb;			/* bound to PORT in A and in B */
-	struct sockaddr_in to_a, to_b;
+	wind_sa to_a, to_b;
 };
+
+/* A's (net 1) or B's (net 2) address: 10.78.net.1, or fd78:net::1 */
+static void routed_sa(wind_sa *sa, int net)
+{
+	wind_sa_set(sa, htonl(0x0a4e0001 | net << 8), PORT);
+	if (wind_test_ipv6()) {
+		memset(&sa->sin6.sin6_addr, 0, sizeof(sa->sin6.sin6_addr));
+		sa->sin6.sin6_addr.s6_addr[0] = 0xfd;
+		sa->sin6.sin6_addr.s6_addr[1] = 0x78;
+		sa->sin6.sin6_addr.s6_addr[3] = net;
+		sa->sin6.sin6_addr.s6_addr[15] = 1;
+	}
+}
 
 FIXTURE_SETUP(routed)
 {
@@ -711,8 +764,8 @@ FIXTURE_SETUP(routed)
 	ASSERT_GE(self->sb, 0);
 	ASSERT_EQ(0, set_bufs(self->sa));
 	ASSERT_EQ(0, set_bufs(self->sb));
-	wind_sin(&self->to_a, htonl(0x0a4e0101), PORT);		/* 10.78.1.1 */
-	wind_sin(&self->to_b, htonl(0x0a4e0201), PORT);		/* 10.78.2.1 */
+	routed_sa(&self->to_a, 1);
+	routed_sa(&self->to_b, 2);
 }
 
 FIXTURE_TEARDOWN(routed)
@@ -746,6 +799,8 @@ struct tap_slot {
 
 struct tap {
 	int fd;
+	bool v6;			/* an AF_INET6 socket: no IP header */
+	wind_sa dst;			/* then: B's address */
 	volatile int stop;
 	unsigned long data, other, bad;
 	struct tap_slot *by_seq;	/* seq -> frag */
@@ -783,6 +838,11 @@ static bool tap_same(struct tap_slot *t, uint32_t key, uint32_t a, uint32_t b)
 /* Wind's default net.wind.udp_port */
 #define WIND_UDP_PORT	9253
 
+static const char *tap_check_l4(struct tap *t, unsigned char *pkt, size_t n,
+				size_t ihl, const wind_sa *src,
+				const wind_sa *dst);
+
+/* An IPv4 packet (IP header and all) */
 static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 {
 	const struct iphdr_min {
@@ -791,16 +851,40 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		uint8_t pad[8];
 		in_addr_t saddr, daddr;
 	} *iph = (const void *)pkt;
-	struct windhdr *wh;
-	struct wind_datahdr *dh;
-	size_t ihl, len, payload;
-	uint16_t check, want;
-	uint32_t seq, msg_len;
-	uint16_t frag, nfrags;
+	wind_sa src, dst;
+	size_t ihl;
 
 	ihl = n < sizeof(*iph) ? 0 : (iph->vihl & 0xf) * 4;
 	if (ihl < sizeof(*iph) || n < ihl || ntohs(iph->tot_len) != n)
 		return "IP header";
+	wind_sin(&src.sin, iph->saddr, 0);
+	wind_sin(&dst.sin, iph->daddr, 0);
+	return tap_check_l4(t, pkt, n, ihl, &src, &dst);
+}
+
+/* Checksum of pkt[0..len) over the pseudo-header of src -> dst */
+static uint16_t tap_csum(const wind_sa *src, const wind_sa *dst, uint8_t proto,
+			 const void *pkt, size_t len)
+{
+	if (src->sa.sa_family == AF_INET6)
+		return wind_l4_csum6(&src->sin6.sin6_addr, &dst->sin6.sin6_addr,
+				     proto, len, pkt, len);
+	return wind_l4_csum(src->sin.sin_addr.s_addr, dst->sin.sin_addr.s_addr,
+			    proto, len, pkt, len);
+}
+
+/* What follows the IP header, at pkt + ihl, from src to dst */
+static const char *tap_check_l4(struct tap *t, unsigned char *pkt, size_t n,
+				size_t ihl, const wind_sa *src,
+				const wind_sa *dst)
+{
+	struct windhdr *wh;
+	struct wind_datahdr *dh;
+	size_t len, payload;
+	uint16_t check, want;
+	uint32_t seq, msg_len;
+	uint16_t frag, nfrags;
+
 	/* inside UDP: a sound UDP datagram to Wind's port around it */
 	if (wind_test_encap() == WIND_ENCAP_UDP) {
 		const uint16_t *uh = (const void *)(pkt + ihl);
@@ -811,8 +895,8 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		}
 		if (ntohs(uh[2]) != n - ihl)
 			return "UDP length";
-		if (uh[3] && wind_l4_csum(iph->saddr, iph->daddr, IPPROTO_UDP,
-					  n - ihl, uh, n - ihl) != 0xffff)
+		if (uh[3] && tap_csum(src, dst, IPPROTO_UDP, uh, n - ihl) !=
+			     0xffff)
 			return "UDP checksum";
 		ihl += 8;
 	}
@@ -822,7 +906,7 @@ static const char *tap_check(struct tap *t, unsigned char *pkt, size_t n)
 		return "length field";
 	check = wh->check;
 	wh->check = 0;
-	want = wind_pkt_csum(iph->saddr, iph->daddr, len, wh, len);
+	want = tap_csum(src, dst, IPPROTO_WIND, wh, len);
 	wh->check = check;
 	if (check != want)
 		return "checksum";
@@ -862,16 +946,27 @@ static void *tap_main(void *arg)
 
 	while (!t->stop) {
 		const char *why;
+		wind_sa src;
 		ssize_t n;
 
 		if (wind_poll(t->fd, POLLIN, 100) <= 0)
 			continue;
-		n = recv(t->fd, pkt, sizeof(pkt), MSG_DONTWAIT);
-		if (n < 0)
-			continue;
-		why = tap_check(t, pkt, n);
+		if (t->v6) {
+			socklen_t alen = sizeof(src);
+
+			n = recvfrom(t->fd, pkt, sizeof(pkt), MSG_DONTWAIT,
+				     &src.sa, &alen);
+			if (n < 0)
+				continue;
+			why = tap_check_l4(t, pkt, n, 0, &src, &t->dst);
+		} else {
+			n = recv(t->fd, pkt, sizeof(pkt), MSG_DONTWAIT);
+			if (n < 0)
+				continue;
+			why = tap_check(t, pkt, n);
+		}
 		if (why && t->bad++ < TAP_LOG) {
-			const struct windhdr *wh = (const void *)(pkt + (pkt[0] & 0xf) * 4);
+			const struct windhdr *wh = (const void *)(pkt + (t->v6 ? 0 : (pkt[0] & 0xf) * 4));
 			const struct wind_datahdr *dh = (const void *)(wh + 1);
 
 			printf("# B got a bad packet (%s): %zd bytes, len %u, seq %u, flags %#x, frag %u/%u, msg_len %u\n",
@@ -890,9 +985,15 @@ static int tap_start(struct tap *t, const char *ns, pthread_t *th)
 	memset(t, 0, sizeof(*t));
 	t->by_seq = calloc(TAP_SLOTS, sizeof(*t->by_seq));
 	t->by_start = calloc(TAP_SLOTS, sizeof(*t->by_start));
-	t->fd = wind_socket_in(ns, SOCK_RAW,
+	t->v6 = wind_test_ipv6();
+	routed_sa(&t->dst, 2);
+	t->fd = -1;
+	if (!wind_netns_enter(ns)) {
+		t->fd = socket(t->v6 ? AF_INET6 : AF_INET, SOCK_RAW,
 			       wind_test_encap() == WIND_ENCAP_UDP ?
 			       IPPROTO_UDP : IPPROTO_WIND);
+		wind_netns_leave();
+	}
 	if (!t->by_seq || !t->by_start || t->fd < 0 ||
 	    setsockopt(t->fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)) ||
 	    pthread_create(th, NULL, tap_main, t)) {

@@ -21,7 +21,8 @@
  *       --hold, writes the socket count of its network namespace to
  *       FILE.ready.RANK and stays open until FILE exists.
  *
- * Common: --rank R --addrs A,B,C (default: NODE_RANK, NODE_ADDRS),
+ * Common: --rank R --addrs A,B,C (default: NODE_RANK, NODE_ADDRS; all
+ * IPv4 or all IPv6 addresses, as scripts/cluster --ipv6 gives them),
  * -P PORT (default 7300).
  */
 #define _GNU_SOURCE
@@ -51,7 +52,7 @@ struct hdr {
 };
 
 static int rank = -1, nodes;
-static struct sockaddr_in *addrs;
+static tp_addr *addrs;
 static uint16_t port = 7300;
 static const char *proto_s = "wind";
 static enum tp_proto proto;
@@ -75,9 +76,9 @@ static void parse_addrs(const char *s)
 	int i = 0;
 
 	for (t = strtok_r(d, ",", &save); t; t = strtok_r(NULL, ",", &save), i++) {
-		addrs[i].sin_family = AF_INET;
-		if (inet_pton(AF_INET, t, &addrs[i].sin_addr) != 1)
-			die("bad address in --addrs");
+		if (tp_addr_parse(&addrs[i], t) ||
+		    addrs[i].sa.sa_family != addrs[0].sa.sa_family)
+			die("bad address in --addrs (all IPv4 or all IPv6)");
 	}
 	if (i != nodes)
 		die("bad --addrs");
@@ -111,7 +112,7 @@ static ssize_t recv_hdr(struct tp *tp, int *peer, void *buf, struct hdr *h)
 
 /* --- Fagus barrier ------------------------------------------------------ */
 
-static int send_direct(int fd, const struct sockaddr_in *dst, const void *data,
+static int send_direct(int fd, const tp_addr *dst, const void *data,
 		       size_t len, uint64_t off)
 {
 	struct wind_dsm dsm = { .mode = WIND_DSM_DIRECT_MAP, .region = 1,
@@ -119,7 +120,7 @@ static int send_direct(int fd, const struct sockaddr_in *dst, const void *data,
 				.hdr_len = 0 };
 	char cbuf[CMSG_SPACE(sizeof(dsm))];
 	struct iovec iov = { (void *)data, len };
-	struct msghdr mh = { .msg_name = (void *)dst, .msg_namelen = sizeof(*dst),
+	struct msghdr mh = { .msg_name = (void *)dst, .msg_namelen = tp_addr_len(dst),
 			     .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *c;
@@ -190,9 +191,9 @@ static void fagus(struct tp *tp, const char *sizes, int rounds_opt, size_t chunk
 						size_t l = S - o < chunk ? S - o : chunk;
 
 						if (direct) {
-							struct sockaddr_in dst = addrs[p];
+							tp_addr dst = addrs[p];
 
-							dst.sin_port = htons(port);
+							tp_addr_set_port(&dst, port);
 							if (send_direct(tp_fd(tp), &dst, shm + o, l, o))
 								die("send failed");
 							continue;

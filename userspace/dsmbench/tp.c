@@ -80,7 +80,7 @@ struct tcp_rx {
 struct tp {
 	enum tp_proto proto;
 	int rank, n;
-	struct sockaddr_in *addr;
+	tp_addr *addr;
 	int fd;				/* wind, udp socket; tcp listener */
 	int *tfd;			/* tcp: per peer */
 	struct tcp_rx *trx;
@@ -189,10 +189,47 @@ int tp_fd(struct tp *tp)
 	return tp->fd;
 }
 
-static int rank_of(struct tp *tp, const struct sockaddr_in *sa)
+int tp_addr_parse(tp_addr *a, const char *s)
+{
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, s, &a->sin.sin_addr) == 1) {
+		a->sin.sin_family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &a->sin6.sin6_addr) == 1) {
+		a->sin6.sin6_family = AF_INET6;
+		return 0;
+	}
+	return -1;
+}
+
+socklen_t tp_addr_len(const tp_addr *a)
+{
+	return a->sa.sa_family == AF_INET6 ? sizeof(a->sin6) : sizeof(a->sin);
+}
+
+void tp_addr_set_port(tp_addr *a, uint16_t port)
+{
+	if (a->sa.sa_family == AF_INET6)
+		a->sin6.sin6_port = htons(port);
+	else
+		a->sin.sin_port = htons(port);
+}
+
+bool tp_addr_same_host(const tp_addr *a, const tp_addr *b)
+{
+	if (a->sa.sa_family != b->sa.sa_family)
+		return false;
+	if (a->sa.sa_family == AF_INET6)
+		return !memcmp(&a->sin6.sin6_addr, &b->sin6.sin6_addr,
+			       sizeof(a->sin6.sin6_addr));
+	return a->sin.sin_addr.s_addr == b->sin.sin_addr.s_addr;
+}
+
+static int rank_of(struct tp *tp, const tp_addr *sa)
 {
 	for (int i = 0; i < tp->n; i++)
-		if (tp->addr[i].sin_addr.s_addr == sa->sin_addr.s_addr)
+		if (tp_addr_same_host(&tp->addr[i], sa))
 			return i;
 	return -1;
 }
@@ -266,8 +303,8 @@ static void bufsize(int fd, int bytes)
 
 static void ru_xmit(struct tp *tp, int peer, const void *buf, size_t len)
 {
-	while (sendto(tp->fd, buf, len, 0, (struct sockaddr *)&tp->addr[peer],
-		      sizeof(tp->addr[peer])) < 0) {
+	while (sendto(tp->fd, buf, len, 0, &tp->addr[peer].sa,
+		      tp_addr_len(&tp->addr[peer])) < 0) {
 		if (errno == EINTR)
 			continue;
 		if (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)
@@ -571,18 +608,18 @@ static int tcp_mesh(struct tp *tp, uint16_t port)
 	/* connect to every lower rank (which listens already or soon) */
 	for (int j = 0; j < tp->rank; j++) {
 		for (;;) {
-			int fd = socket(AF_INET, SOCK_STREAM, 0);
-			struct sockaddr_in me = tp->addr[tp->rank];
+			tp_addr me = tp->addr[tp->rank];
+			int fd = socket(me.sa.sa_family, SOCK_STREAM, 0);
 
-			me.sin_port = 0;
-			if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me))) {
+			tp_addr_set_port(&me, 0);
+			if (fd < 0 || bind(fd, &me.sa, tp_addr_len(&me))) {
 				perror("tcp socket");
 				return -1;
 			}
-			struct sockaddr_in a = tp->addr[j];
+			tp_addr a = tp->addr[j];
 
-			a.sin_port = htons(port);
-			if (!connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+			tp_addr_set_port(&a, port);
+			if (!connect(fd, &a.sa, tp_addr_len(&a))) {
 				uint32_t r = (uint32_t)tp->rank;
 
 				if (write(fd, &r, 4) != 4) {
@@ -640,11 +677,12 @@ static int tcp_mesh(struct tp *tp, uint16_t port)
 /* --- common ------------------------------------------------------------- */
 
 struct tp *tp_open(enum tp_proto proto, int rank, int n,
-		   const struct sockaddr_in *addrs, uint16_t port)
+		   const tp_addr *addrs, uint16_t port)
 {
 	struct tp *tp = calloc(1, sizeof(*tp));
-	struct sockaddr_in me;
-	int one = 1;
+	char name[INET6_ADDRSTRLEN] = "?";
+	int one = 1, family;
+	tp_addr me;
 
 	if (!tp)
 		return NULL;
@@ -657,18 +695,19 @@ struct tp *tp_open(enum tp_proto proto, int rank, int n,
 		return NULL;
 	for (int i = 0; i < n; i++) {
 		tp->addr[i] = addrs[i];
-		tp->addr[i].sin_port = htons(port);
+		tp_addr_set_port(&tp->addr[i], port);
 	}
 	me = tp->addr[rank];
+	family = me.sa.sa_family;
 	switch (proto) {
 	case TP_WIND:
-		tp->fd = socket(AF_INET, SOCK_WIND, 0);
+		tp->fd = socket(family, SOCK_WIND, 0);
 		break;
 	case TP_UDP:
-		tp->fd = socket(AF_INET, SOCK_DGRAM, 0);
+		tp->fd = socket(family, SOCK_DGRAM, 0);
 		break;
 	case TP_TCP:
-		tp->fd = socket(AF_INET, SOCK_STREAM, 0);
+		tp->fd = socket(family, SOCK_STREAM, 0);
 		setsockopt(tp->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		break;
 	}
@@ -678,9 +717,12 @@ struct tp *tp_open(enum tp_proto proto, int rank, int n,
 	}
 	if (proto != TP_TCP)
 		bufsize(tp->fd, 4 << 20);
-	if (bind(tp->fd, (struct sockaddr *)&me, sizeof(me))) {
-		fprintf(stderr, "%s bind %s:%u: %s\n", tp_name(proto),
-			inet_ntoa(me.sin_addr), port, strerror(errno));
+	if (bind(tp->fd, &me.sa, tp_addr_len(&me))) {
+		inet_ntop(family, family == AF_INET6 ?
+			  (const void *)&me.sin6.sin6_addr :
+			  (const void *)&me.sin.sin_addr, name, sizeof(name));
+		fprintf(stderr, "%s bind %s port %u: %s\n", tp_name(proto),
+			name, port, strerror(errno));
 		return NULL;
 	}
 	if (proto == TP_WIND)
@@ -714,8 +756,8 @@ int tp_send(struct tp *tp, int peer, const void *buf, size_t len)
 	case TP_WIND:
 		for (;;) {
 			ssize_t w = sendto(tp->fd, buf, len, 0,
-					   (struct sockaddr *)&tp->addr[peer],
-					   sizeof(tp->addr[peer]));
+					   &tp->addr[peer].sa,
+					   tp_addr_len(&tp->addr[peer]));
 			if (w >= 0) {
 				r = 0;
 				break;
@@ -773,7 +815,7 @@ static ssize_t raw_recv(struct tp *tp, int *peer, void *buf, size_t max,
 		}
 		if (tp->proto == TP_WIND) {
 			struct pollfd pfd = { .fd = tp->fd, .events = POLLIN };
-			struct sockaddr_in from;
+			tp_addr from;
 			socklen_t fl = sizeof(from);
 
 			if (t >= 0) {
@@ -785,7 +827,7 @@ static ssize_t raw_recv(struct tp *tp, int *peer, void *buf, size_t max,
 					continue;
 			}
 			ssize_t r = recvfrom(tp->fd, buf, max, MSG_TRUNC,
-					     (struct sockaddr *)&from, &fl);
+					     &from.sa, &fl);
 			if (r < 0) {
 				if (errno == EINTR || errno == EAGAIN)
 					continue;
@@ -898,7 +940,7 @@ int tp_start(struct tp *tp, int timeout_ms)
 		uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ull;
 
 		while (sendto(tp->fd, &c, sizeof(c), MSG_WIND_SYNC,
-			      (struct sockaddr *)&tp->addr[0], sizeof(tp->addr[0])) < 0) {
+			      &tp->addr[0].sa, tp_addr_len(&tp->addr[0])) < 0) {
 			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
 			    errno != EINTR && errno != ECONNRESET) {
 				perror("wind hello");
@@ -940,8 +982,8 @@ int tp_barrier(struct tp *tp, uint64_t val, uint64_t *sum)
 
 			if (tp->proto == TP_WIND)	/* acknowledged before we go on */
 				r = sendto(tp->fd, &c, sizeof(c), MSG_WIND_SYNC,
-					   (struct sockaddr *)&tp->addr[i],
-					   sizeof(tp->addr[i])) < 0 ? -1 : 0;
+					   &tp->addr[i].sa,
+					   tp_addr_len(&tp->addr[i])) < 0 ? -1 : 0;
 			else
 				r = tp_send(tp, i, &c, sizeof(c));
 			if (r)

@@ -13,16 +13,33 @@
  *   tcp   a full mesh: one TCP connection per pair of processes,
  *         length-prefixed messages
  *
- * Every process has a rank 0..n-1 and one IPv4 address per rank; all
- * ranks use the same port number (their addresses differ).
+ * Every process has a rank 0..n-1 and one address per rank, all IPv4
+ * or all IPv6 (tp_addr_parse()); all ranks use the same port number
+ * (their addresses differ).
  */
 #ifndef DSMBENCH_TP_H
 #define DSMBENCH_TP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <netinet/in.h>
+
+/* A rank's address: IPv4 or IPv6 */
+typedef union {
+	struct sockaddr sa;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+} tp_addr;
+
+/* An address as inet_pton() reads it, IPv4 or IPv6: 0 or -1 */
+int tp_addr_parse(tp_addr *a, const char *s);
+socklen_t tp_addr_len(const tp_addr *a);
+void tp_addr_set_port(tp_addr *a, uint16_t port);
+/* The same host (family and address, not port) */
+bool tp_addr_same_host(const tp_addr *a, const tp_addr *b);
 
 enum tp_proto { TP_WIND, TP_UDP, TP_TCP };
 
@@ -37,7 +54,7 @@ struct tp;
 
 /* Open the transport, bind, and (tcp) connect the mesh.  NULL on error. */
 struct tp *tp_open(enum tp_proto proto, int rank, int n,
-		   const struct sockaddr_in *addrs, uint16_t port);
+		   const tp_addr *addrs, uint16_t port);
 /* Everybody has opened (HELLO to rank 0, GO back): 0 or -1 */
 int tp_start(struct tp *tp, int timeout_ms);
 /* Send one message to rank peer (blocking).  0 or -1. */
