@@ -261,9 +261,9 @@ static bool peer_dead_errno(int err)
 }
 
 static void message_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			    int err, unsigned int count)
+			    int err, unsigned int count, uint32_t msgid)
 {
-	unsigned int n = wfi_rma_refused(ep, peer, err, count);
+	unsigned int n = count == 1 ? wfi_rma_refused(ep, peer, err, msgid) : 0;
 
 	if (n < count)
 		WFI_WARN(FI_LOG_EP_DATA,
@@ -317,7 +317,8 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 				peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
 			else
 				message_refused(ep, &from, ee.ee_errno,
-						ee.ee_info ? ee.ee_info : 1);
+						ee.ee_info ? ee.ee_info : 1,
+						ee.ee_data);
 		}
 	}
 }

@@ -377,7 +377,8 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	 * count of remote writes (FI_RMA_EVENT) */
 	bool hdr = has_data || (key & WFI_KEY_EVENT);
 	struct iovec v[WFI_IOV_LIMIT + 1];
-	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
+		  CMSG_SPACE(sizeof(uint32_t))];
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = WFI_OP_WDATA,
 		.flags = has_data ? WFI_HF_DATA : 0, .data = data,
@@ -412,11 +413,24 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	cm->cmsg_type = WIND_CMSG_DSM;
 	cm->cmsg_len = CMSG_LEN(sizeof(dsm));
 	memcpy(CMSG_DATA(cm), &dsm, sizeof(dsm));
+	mh.msg_controllen = CMSG_SPACE(sizeof(dsm));
 
 	if (p) {
 		struct wind_peer_info pi = { .wpi_version = WIND_PEER_INFO_VERSION };
 		socklen_t pl = sizeof(pi);
+		uint32_t msgid;
 
+		/* the id a refusal's report names (ee_data): never 0 */
+		p->id = ++ep->next_id;
+		if (!(uint32_t)p->id)
+			p->id = ++ep->next_id;
+		msgid = (uint32_t)p->id;
+		mh.msg_controllen = sizeof(cbuf);
+		cm = CMSG_NXTHDR(&mh, cm);
+		cm->cmsg_level = SOL_WIND;
+		cm->cmsg_type = WIND_CMSG_MSGID;
+		cm->cmsg_len = CMSG_LEN(sizeof(msgid));
+		memcpy(CMSG_DATA(cm), &msgid, sizeof(msgid));
 		do {
 			r = sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 		} while (r < 0 && errno == EINTR);
@@ -448,23 +462,6 @@ failed:
 	if (err == EACCES || err == ERANGE || err == EINVAL)
 		return 1;
 	return -err;
-}
-
-/* Is an async Direct Map write to @dest unresolved?  A refusal on the
- * error queue names only the peer, so there is at most one per peer. */
-static bool dm_busy(struct wfi_ep *ep, fi_addr_t dest)
-{
-	struct wfi_list *pos;
-
-	if (!ep->ndm)
-		return false;
-	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
-		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-
-		if ((p->dm || p->resend) && p->dest == dest)
-			return true;
-	}
-	return false;
 }
 
 static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
@@ -503,8 +500,9 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		}
 		to = *sin;
 		/* async unless the buffer is the caller's again at once
-		 * (inject) or a write to this target is unresolved */
-		async = !(flags & FI_INJECT) && !dm_busy(ep, dest);
+		 * (inject); any number of them may be unresolved per
+		 * target: a refusal's report names its write (msgid) */
+		async = !(flags & FI_INJECT);
 		r = dm_write(ep, &to, iov, count, addr, key, has_data, data,
 			     async ? p : NULL);
 		if (r == 0 && async) {
@@ -558,38 +556,41 @@ out_free:
 }
 
 /**
- * wfi_rma_refused() - a peer's kernel refused messages (error queue)
+ * wfi_rma_refused() - a peer's kernel refused a message (error queue)
  * @ep: the endpoint, lock held
  * @peer: the peer
  * @err: why (EACCES, ERANGE, EINVAL, EMSGSIZE ...)
- * @count: how many messages
+ * @msgid: the report's ee_data: the WIND_CMSG_MSGID of the message, 0 if
+ *	it had none
  *
- * Only an async Direct Map write is waiting for such an answer, and there
- * is at most one per peer: it is sent again the software way (at the
- * next progress), where the target checks it against the MR itself and
- * applies it or answers the error that fails it.
+ * Only an async Direct Map write is waiting for such an answer, and each
+ * was sent with its own id: the write the report names is sent again the
+ * software way (at the next progress), where the target checks it
+ * against the MR itself and applies it or answers the error that fails
+ * it.  Every other write in flight to that peer goes on.
  *
- * Return: how many of the @count refusals were such writes (0 or 1).
+ * Return: 1 if the report named such a write, else 0.
  */
 unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			     int err, unsigned int count)
+			     int err, uint32_t msgid)
 {
 	struct wfi_list *pos;
 
-	for (pos = ep->pending.next; pos != &ep->pending && count;
-	     pos = pos->next) {
+	if (!msgid)
+		return 0;
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
 		const struct sockaddr_in *a;
 
-		if (!p->dm)
+		if (!p->dm || (uint32_t)p->id != msgid)
 			continue;
 		a = wfi_av_addr(ep->av, p->dest);
 		if (!a || a->sin_port != peer->sin_port ||
 		    a->sin_addr.s_addr != peer->sin_addr.s_addr)
 			continue;
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
-			"Direct Map write refused by %s (%s): sending it the software way\n",
-			inet_ntoa(peer->sin_addr), strerror(err));
+			"Direct Map write %u refused by %s (%s): sending it the software way\n",
+			msgid, inet_ntoa(peer->sin_addr), strerror(err));
 		p->dm = false;
 		p->resend = true;
 		ep->stat_dm_refused++;
@@ -934,7 +935,8 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 			 const struct sockaddr_in *from)
 {
-	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
+		  CMSG_SPACE(sizeof(uint32_t))];
 	struct wfi_hdr hh;
 	struct iovec iov = { &hh, sizeof(hh) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,

@@ -287,9 +287,11 @@ struct wfi_pend {
 	size_t			nres;
 	size_t			reslen;
 	/* An async Direct Map write (dm): its message is the dm_idx'th the
-	 * kernel queued to the target (wpi_tx_messages); it is resolved once
-	 * the target acknowledged that many, or refused on the error queue,
-	 * and then (resend) sent again the software way from wiov/wrma. */
+	 * kernel queued to the target (wpi_tx_messages) and carries the low
+	 * 32 bits of id as its WIND_CMSG_MSGID; it is resolved once the
+	 * target acknowledged that many, or by a refusal on the error queue
+	 * naming that id, and then (resend) sent again the software way from
+	 * wiov/wrma.  Any number of them may be in flight per target. */
 	bool			dm, dm_acked, resend;
 	uint64_t		dm_idx;
 	struct iovec		wiov[WFI_IOV_LIMIT];
@@ -369,7 +371,7 @@ void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
 			 int err);
 unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			     int err, unsigned int count);
+			     int err, uint32_t msgid);
 void wfi_rma_dm_progress(struct wfi_ep *ep);
 void wfi_rma_free(struct wfi_ep *ep);
 uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
