@@ -246,18 +246,17 @@ static void pend_complete(struct wfi_ep *ep, struct wfi_pend *p, int err,
 		cntr->value++;
 }
 
-void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			 int err)
 {
 	struct wfi_list *pos, *next;
 
 	for (pos = ep->pending.next; pos != &ep->pending; pos = next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+		const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
 
 		next = pos->next;
-		if (a && (a->sin_port != peer->sin_port ||
-			  a->sin_addr.s_addr != peer->sin_addr.s_addr))
+		if (a && !wfi_addr_same(a, peer))
 			continue;
 		wfi_list_del(&p->link);
 		if (p->dm || p->resend)
@@ -294,8 +293,8 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 		.version = WFI_HDR_VERSION, .op = op, .flags = hflags,
 		.tag = 0, .data = data,
 	};
-	const struct sockaddr_in *sin;
-	struct sockaddr_in to;
+	const union wfi_addr *sin;
+	union wfi_addr to;
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
 			     .msg_iov = iov };
 	ssize_t n;
@@ -305,7 +304,7 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 	sin = wfi_av_addr(ep->av, dest);
 	if (!sin)
 		return -FI_EINVAL;
-	to = *sin;
+	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
 	p->id = ++ep->next_id;
 	p->dest = dest;
 	h.tag = p->id;
@@ -368,7 +367,7 @@ static struct wfi_pend *pend_new(void *context, uint64_t flags,
  * domain lock is dropped while the send waits for the acknowledgment.
  * Async (@p): returns 0 once the kernel queued it, with p->dm_idx set,
  * 1 if it was refused at once, or -errno (-EAGAIN: try again). */
-static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
+static int dm_write(struct wfi_ep *ep, const union wfi_addr *to,
 		    const struct iovec *iov, size_t count, uint64_t addr,
 		    uint64_t key, bool has_data, uint64_t data,
 		    struct wfi_pend *p)
@@ -390,9 +389,9 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 		.key = key,
 		.hdr_len = hdr ? sizeof(h) : 0,
 	};
-	struct sockaddr_in dst = *to;
+	union wfi_addr dst;
 	struct msghdr mh = {
-		.msg_name = &dst, .msg_namelen = sizeof(dst),
+		.msg_name = &dst, .msg_namelen = wfi_addr_to(ep, to, &dst),
 		.msg_iov = v, .msg_control = cbuf,
 		.msg_controllen = sizeof(cbuf),
 	};
@@ -442,7 +441,7 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 			goto failed;
 		}
 		/* which of the messages queued to the target it is */
-		memcpy(&pi.wpi_addr, to, sizeof(*to));
+		memcpy(&pi.wpi_addr, to, wfi_addr_len(to));
 		if (getsockopt(fd, SOL_WIND, WIND_PEER_INFO, &pi, &pl) == 0 &&
 		    pl >= offsetof(struct wind_peer_info, wpi_rx_messages))
 			p->dm_idx = pi.wpi_tx_messages;
@@ -489,8 +488,8 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		goto out_free;
 	}
 	if ((key & WFI_KEY_DM) && len) {
-		const struct sockaddr_in *sin = wfi_av_addr(ep->av, dest);
-		struct sockaddr_in to;
+		const union wfi_addr *sin = wfi_av_addr(ep->av, dest);
+		union wfi_addr to;
 		bool async;
 		int r;
 
@@ -571,7 +570,7 @@ out_free:
  *
  * Return: 1 if the report named such a write, else 0.
  */
-unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 			     int err, uint32_t msgid)
 {
 	struct wfi_list *pos;
@@ -580,17 +579,18 @@ unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
 		return 0;
 	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const struct sockaddr_in *a;
+		const union wfi_addr *a;
+		char name[WFI_ADDRSTRLEN];
 
 		if (!p->dm || (uint32_t)p->id != msgid)
 			continue;
 		a = wfi_av_addr(ep->av, p->dest);
-		if (!a || a->sin_port != peer->sin_port ||
-		    a->sin_addr.s_addr != peer->sin_addr.s_addr)
+		if (!a || !wfi_addr_same(a, peer))
 			continue;
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
 			"Direct Map write %u refused by %s (%s): sending it the software way\n",
-			msgid, inet_ntoa(peer->sin_addr), strerror(err));
+			msgid, wfi_addr_str(peer, name, sizeof(name)),
+			strerror(err));
 		p->dm = false;
 		p->resend = true;
 		ep->stat_dm_refused++;
@@ -624,14 +624,14 @@ void wfi_rma_dm_progress(struct wfi_ep *ep)
 			struct wind_peer_info pi = {
 				.wpi_version = WIND_PEER_INFO_VERSION,
 			};
-			const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+			const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
 			socklen_t pl = sizeof(pi);
 
 			last = p->dest;
 			none_queued = true;	/* no such peer: nothing queued */
 			acked = 0;
 			if (a) {
-				memcpy(&pi.wpi_addr, a, sizeof(*a));
+				memcpy(&pi.wpi_addr, a, wfi_addr_len(a));
 				if (getsockopt(ep->fd, SOL_WIND, WIND_PEER_INFO,
 					       &pi, &pl) == 0) {
 					none_queued = !pi.wpi_queued_msgs;
@@ -838,7 +838,7 @@ static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
 	return mr->addr + off;
 }
 
-static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
+static void reply(struct wfi_ep *ep, const union wfi_addr *to,
 		  uint64_t id, int err, const void *data, size_t len)
 {
 	struct wfi_hdr h = {
@@ -846,8 +846,9 @@ static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
 		.reserved = err, .tag = id,
 	};
 	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)data, len } };
-	struct sockaddr_in dst = *to;
-	struct msghdr mh = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+	union wfi_addr dst;
+	struct msghdr mh = { .msg_name = &dst,
+			     .msg_namelen = wfi_addr_to(ep, to, &dst),
 			     .msg_iov = iov, .msg_iovlen = err ? 1 : 2 };
 	ssize_t n;
 
@@ -863,7 +864,7 @@ static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
 }
 
 static void remote_cq_data(struct wfi_ep *ep, uint64_t data, size_t len,
-			   const struct sockaddr_in *from)
+			   const union wfi_addr *from)
 {
 	struct wfi_cqe c = {
 		.e = { .flags = FI_REMOTE_WRITE | FI_RMA | FI_REMOTE_CQ_DATA,
@@ -933,7 +934,7 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 }
 
 static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
-			 const struct sockaddr_in *from)
+			 const union wfi_addr *from)
 {
 	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
 		  CMSG_SPACE(sizeof(uint32_t))];
@@ -972,7 +973,7 @@ static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
-			 size_t len, const struct sockaddr_in *from)
+			 size_t len, const union wfi_addr *from)
 {
 	struct {
 		struct wfi_hdr h;
@@ -1010,7 +1011,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
-			size_t len, const struct sockaddr_in *from)
+			size_t len, const union wfi_addr *from)
 {
 	struct wfi_rma r;
 	struct wfi_mr *mr;
@@ -1028,7 +1029,7 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
-			  size_t len, const struct sockaddr_in *from)
+			  size_t len, const union wfi_addr *from)
 {
 	char *buf = malloc(len ? len : 1), *old = NULL, *opnd, *cmp = NULL, *dst;
 	struct wfi_rma *r = (struct wfi_rma *)buf;
@@ -1098,7 +1099,7 @@ out:
 }
 
 void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
-		      const struct sockaddr_in *from)
+		      const union wfi_addr *from)
 {
 	switch (h->op) {
 	case WFI_OP_RESP:

@@ -22,6 +22,8 @@
  * its memory, the FI_REMOTE_CQ_DATA completion and its FI_RMA_EVENT
  * counters (the endpoint's remote writes and reads, the MR's remote
  * writes: exactly the operations that succeeded), and reports back.
+ * With FI_RMA_TEST_IPV6=1 in the environment both ends ask for IPv6
+ * endpoints (FI_SOCKADDR_IN6).
  * Last, the server closes its endpoint and removes FILE, and a read the
  * client posts then must complete in error (Wind reports the closed
  * port), not hang.  Exit status 0 when every check passed; each failure
@@ -67,7 +69,7 @@ static struct fid_cq *cq;
 static bool prov_keys;
 
 struct srvinfo {
-	struct sockaddr_in name;
+	struct sockaddr_in6 name;	/* an IPv4 or IPv6 endpoint name */
 	uint64_t key, rokey;
 	uint64_t ovkey[2];	/* two MRs that share a page */
 };
@@ -99,6 +101,9 @@ static void setup(void)
 	hints->fabric_attr->prov_name = strdup("wind");
 	hints->domain_attr->mr_mode = prov_keys ? FI_MR_PROV_KEY : 0;
 	hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+	/* FI_RMA_TEST_IPV6=1: IPv6 endpoints (AF_INET6 Wind sockets) */
+	if (getenv("FI_RMA_TEST_IPV6"))
+		hints->addr_format = FI_SOCKADDR_IN6;
 	CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info));
 	fi_freeinfo(hints);
 	if (!(info->caps & FI_RMA) || !(info->caps & FI_ATOMIC) ||
@@ -107,6 +112,8 @@ static void setup(void)
 		     (unsigned long long)info->caps);
 	if (prov_keys != !!(info->domain_attr->mr_mode & FI_MR_PROV_KEY))
 		FAIL("mr_mode %#x", info->domain_attr->mr_mode);
+	if (getenv("FI_RMA_TEST_IPV6") && info->addr_format != FI_SOCKADDR_IN6)
+		FAIL("addr_format %u, not FI_SOCKADDR_IN6", info->addr_format);
 	if (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
 		FAIL("FI_MR_VIRT_ADDR: this test uses offsets");
 	CHECK(fi_fabric(info->fabric_attr, &fabric, NULL));
@@ -284,7 +291,7 @@ static int server(const char *file)
 	struct fi_cq_err_entry e;
 	int64_t *a = (int64_t *)(mem + A_OFF);
 	bool got_data = false;
-	struct sockaddr_in done;
+	struct sockaddr_in6 done;
 	int ctx, verdict, i;
 	FILE *f;
 
@@ -419,7 +426,7 @@ static int server(const char *file)
 static int client(const char *file)
 {
 	char *buf = malloc(W_LEN), *rd = malloc(W_LEN);
-	struct sockaddr_in myname;
+	struct sockaddr_in6 myname;
 	size_t len = sizeof(myname);
 	struct fi_atomic_attr aa;
 	struct srvinfo si;
