@@ -463,6 +463,26 @@ failed:
 	return -err;
 }
 
+/* How many async Direct Map writes to @dest are unresolved.  A target's
+ * kernel holds 16 refusals of one sender (wind.rst): with at most 15 of
+ * them, and a sync one, every refusal is reported. */
+#define WFI_DM_INFLIGHT_MAX	15
+static unsigned int dm_unresolved(struct wfi_ep *ep, fi_addr_t dest)
+{
+	struct wfi_list *pos;
+	unsigned int n = 0;
+
+	if (!ep->ndm)
+		return 0;
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+
+		if (p->dm && p->dest == dest)
+			n++;
+	}
+	return n;
+}
+
 static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 			size_t count, fi_addr_t dest, uint64_t addr,
 			uint64_t key, bool has_data, uint64_t data,
@@ -499,9 +519,10 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		}
 		to = *sin;
 		/* async unless the buffer is the caller's again at once
-		 * (inject); any number of them may be unresolved per
-		 * target: a refusal's report names its write (msgid) */
-		async = !(flags & FI_INJECT);
+		 * (inject) or 15 are unresolved to this target: each
+		 * refusal's report names its write (msgid) */
+		async = !(flags & FI_INJECT) &&
+			dm_unresolved(ep, dest) < WFI_DM_INFLIGHT_MAX;
 		r = dm_write(ep, &to, iov, count, addr, key, has_data, data,
 			     async ? p : NULL);
 		if (r == 0 && async) {

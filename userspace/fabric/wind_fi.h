@@ -301,7 +301,7 @@ struct wfi_pend {
 	 * 32 bits of id as its WIND_CMSG_MSGID; it is resolved once the
 	 * target acknowledged that many, or by a refusal on the error queue
 	 * naming that id, and then (resend) sent again the software way from
-	 * wiov/wrma.  Any number of them may be in flight per target. */
+	 * wiov/wrma.  Up to 15 of them may be in flight per target. */
 	bool			dm, dm_acked, resend;
 	uint64_t		dm_idx;
 	struct iovec		wiov[WFI_IOV_LIMIT];
