@@ -107,9 +107,7 @@ static ssize_t send_id(int fd, const wind_sa *to, int flags,
 		memcpy(CMSG_DATA(c), idlen == 4 ? (void *)&id : (void *)&id64,
 		       idlen);
 		used += CMSG_SPACE(idlen);
-		msg.msg_controllen = used;
-		c = CMSG_NXTHDR(&msg, c);
-		msg.msg_controllen = sizeof(u.buf);
+		c = (struct cmsghdr *)(u.buf + used);
 	}
 	if (dsm) {
 		c->cmsg_level = SOL_WIND;
