@@ -301,6 +301,13 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_WINDOW);
 		goto drop;
 	}
+	/* A DSM message may be refused, and its refusal needs a slot until
+	 * the sender's "oldest" shows it saw it: with every slot taken its
+	 * packets wait for their retransmission, unreported refusals never
+	 * overflow (in order; behind a hole, more may complete at once).
+	 */
+	if ((flags & WIND_F_DSM) && peer->nrefused >= WIND_MAX_NAKS)
+		goto drop;
 	if (cb->msg_len > (u32)READ_ONCE(sk->sk_rcvbuf)) {
 		/* it could never be held: refuse the whole message */
 		if (!refuse(peer, start, EMSGSIZE))

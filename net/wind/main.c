@@ -72,6 +72,8 @@ static int __init wind_init(void)
 {
 	int err;
 
+	BUILD_BUG_ON(sizeof(struct wind_skb_cb) >
+		     sizeof_field(struct sk_buff, cb));
 	err = wind_peer_cache_init();
 	if (err)
 		return err;

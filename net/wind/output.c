@@ -813,16 +813,23 @@ static int msgtype_of(struct sock *sk, int flags)
 	return READ_ONCE(wind_sk(sk)->msgtype);
 }
 
-static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm)
+/* WIND_CMSG_DSM and WIND_CMSG_MSGID (the id a refusal report names) */
+static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm, u32 *msgid)
 {
 	struct cmsghdr *cmsg;
 
 	dsm->mode = WIND_DSM_MESSAGE_THROUGH;
+	*msgid = 0;
 	for_each_cmsghdr(cmsg, msg) {
 		if (!CMSG_OK(msg, cmsg))
 			return -EINVAL;
 		if (cmsg->cmsg_level != SOL_WIND)
 			return -EINVAL;
+		if (cmsg->cmsg_type == WIND_CMSG_MSGID &&
+		    cmsg->cmsg_len == CMSG_LEN(sizeof(*msgid))) {
+			memcpy(msgid, CMSG_DATA(cmsg), sizeof(*msgid));
+			continue;
+		}
 		if (cmsg->cmsg_type != WIND_CMSG_DSM ||
 		    cmsg->cmsg_len != CMSG_LEN(sizeof(*dsm)))
 			return -EINVAL;
@@ -936,6 +943,7 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	int type, err, oif;
 	size_t done;
 	long timeo;
+	u32 msgid;
 	u8 flags;
 
 	if (msg->msg_flags & ~WIND_SEND_FLAGS)
@@ -953,7 +961,7 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 			&oif);
 	if (err)
 		return err;
-	err = parse_cmsgs(msg, &dsm);
+	err = parse_cmsgs(msg, &dsm, &msgid);
 	if (err)
 		return err;
 	if (dsm.mode != WIND_DSM_MESSAGE_THROUGH) {
@@ -1048,6 +1056,7 @@ lookup:
 		cb->nfrags = nfrags;
 		cb->msg_len = total;
 		cb->flags = flags;
+		cb->msgid = msgid;
 		done += size;
 	}
 	/* the last packet of a sync message asks for an ack at once */

@@ -347,12 +347,14 @@ void wind_peer_put(struct wind_peer *peer)
  * @peer: the peer the messages were for
  * @err: positive errno: why
  * @lost: how many messages
+ * @msgid: the WIND_CMSG_MSGID the one lost message was sent with, or 0
  *
  * Sets SO_ERROR and, with WIND_RECVERR, queues one sock_extended_err
- * on the error queue naming the peer as the offender.
+ * on the error queue naming the peer as the offender, and in ee_data
+ * the message.
  */
 void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
-		       u32 lost)
+		       u32 lost, u32 msgid)
 {
 	struct sock_exterr_skb *serr;
 	struct sockaddr_in6 *sin6;
@@ -381,6 +383,7 @@ void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 			serr->ee.ee_errno = err;
 			serr->ee.ee_origin = SO_EE_ORIGIN_WIND;
 			serr->ee.ee_info = lost;
+			serr->ee.ee_data = msgid;
 			serr->port = peer->dport;
 			if (sock_queue_err_skb(sk, skb))
 				kfree_skb(skb);
@@ -440,7 +443,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 	peer->retries = 0;
 	wind_rtx_timer_stop(peer);
 	if (lost)
-		wind_report_error(peer->sk, peer, err, lost);
+		wind_report_error(peer->sk, peer, err, lost, 0);
 }
 
 /**

@@ -355,9 +355,16 @@ struct wind_skb_cb {
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
 	u8 ooo:1;			/* receive: counted in ooo_pkts */
-	u64 tx_us;			/* send: time of the last transmission */
-	struct in6_addr saddr;		/* receive: sender, IPv4 v4-mapped */
-	__be16 sport;
+	union {
+		struct {			/* send */
+			u64 tx_us;		/* time of the last transmission */
+			u32 msgid;		/* WIND_CMSG_MSGID, 0: none */
+		};
+		struct {			/* receive */
+			struct in6_addr saddr;	/* sender, IPv4 v4-mapped */
+			__be16 sport;
+		};
+	};
 };
 
 static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
@@ -422,7 +429,7 @@ int wind_peer_cache_init(void);
 void wind_peer_cache_exit(void);
 void wind_peer_verified(struct wind_peer *peer);
 void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
-		       u32 lost);
+		       u32 lost, u32 msgid);
 
 static inline void wind_peer_hold(struct wind_peer *peer)
 {

@@ -352,7 +352,7 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 			return;
 		}
 	}
-	wind_report_error(peer->sk, peer, error, 1);
+	wind_report_error(peer->sk, peer, error, 1, WIND_SKB_CB(skb)->msgid);
 }
 
 /* Was the packet sent at @t1 with @seq1 sent after the one at @t2, @seq2?

@@ -15,10 +15,13 @@
 # with the application's (fi_write through the target's progress); Debian's
 # fi_pingpong (a client nobody here wrote) runs over it, msg and tagged,
 # with its data checks, at several sizes; and Wind's counters show that
-# the traffic went over Wind.  KTAP output.
+# the traffic went over Wind.  Over IPv6 (FI_SOCKADDR_IN6, AF_INET6 Wind
+# sockets, on a second veth that has only IPv6 addresses): fi_rma_test
+# with the provider's keys, and fi_pingpong -6.  KTAP output.
 #
 #   +------- windfa-PID -------+            +------- windfb-PID -------+
 #   | eth0 10.79.0.1/24        |<-- veth -->| eth0 10.79.0.2/24        |
+#   | eth1 fd79::1/64          |<-- veth -->| eth1 fd79::2/64          |
 #   | clients                  |            | servers                  |
 #   +--------------------------+            +--------------------------+
 
@@ -26,11 +29,13 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 . "$HERE/lib.sh"
-NTESTS=9
+NTESTS=11
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
 ADDR_B=10.79.0.2
+ADDR6_A=fd79::1
+ADDR6_B=fd79::2
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTPROG=$PROVDIR/tests/fi_wind_test
@@ -71,7 +76,12 @@ setup() {
 	ip -n "$B" addr add "$ADDR_B/24" dev eth0 &&
 	ip -n "$A" link set eth0 up && ip -n "$B" link set eth0 up &&
 	poll 5 sh -c "ip -n $A link show eth0 | grep -q LOWER_UP && ip -n $B link show eth0 | grep -q LOWER_UP" &&
-	poll 5 ip netns exec "$A" ping -c 1 -W 1 "$ADDR_B" >/dev/null
+	poll 5 ip netns exec "$A" ping -c 1 -W 1 "$ADDR_B" >/dev/null &&
+	ip -n "$A" link add eth1 type veth peer name eth1 netns "$B" &&
+	ip -n "$A" addr add "$ADDR6_A/64" dev eth1 nodad &&
+	ip -n "$B" addr add "$ADDR6_B/64" dev eth1 nodad &&
+	ip -n "$A" link set eth1 up && ip -n "$B" link set eth1 up &&
+	poll 5 ip netns exec "$A" ping -6 -c 1 -W 1 "$ADDR6_B" >/dev/null
 }
 if ! setup 2>&1 | diag; then
 	echo "# topology setup failed"
@@ -160,14 +170,17 @@ rma prov
 rc=$?
 dsm1=$(stat_of "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
-# Direct Map: the write, the writedata and the first of the MRs sharing a
-# page; software: the wrong key and the write past the MR's pages (async
-# Direct Map messages the target's kernel refused on the error queue,
-# sent again), the read-only MR, the second of the MRs sharing a page
-# (no Direct Map key: its region was refused at registration)
-[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 3 ] &&
-	grep -q 'RMA writes 3 Direct Map, 4 software (2 refused as Direct Map)' "$TMP/rc.log"
-result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals (async Direct Map ones fail only their write), MRs sharing a page, FI_RMA_EVENT counters, a closed peer"
+# Direct Map: the write, the writedata, the first of the MRs sharing a
+# page and the 6 good ones of the 12 pipelined writes; software: the
+# wrong key and the write past the MR's pages, and the 6 bad pipelined
+# ones (async Direct Map messages the target's kernel refused on the
+# error queue, each report naming its write, sent again), the read-only
+# MR, the second of the MRs sharing a page (no Direct Map key: its region
+# was refused at registration)
+RMA_PROV_STATS='RMA writes 9 Direct Map, 10 software (8 refused as Direct Map)'
+[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 9 ] &&
+	grep -q "$RMA_PROV_STATS" "$TMP/rc.log"
+result $? "fi_rma_test, FI_MR_PROV_KEY: write (Direct Map), writedata, read, atomics, refusals (async Direct Map ones fail only their write), 12 writes in flight to one target, MRs sharing a page, FI_RMA_EVENT counters, a closed peer"
 
 # 6: application's keys: everything through the target's progress
 dsm0=$(stat_of "$B" InDsmWrites)
@@ -176,21 +189,22 @@ rc=$?
 dsm1=$(stat_of "$B" InDsmWrites)
 echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} ))"
 [ $rc = 0 ] && [ "${dsm1:-0}" = "${dsm0:-0}" ] &&
-	grep -q 'RMA writes 0 Direct Map, 7 software (0 refused as Direct Map)' "$TMP/rc.log"
+	grep -q 'RMA writes 0 Direct Map, 19 software (0 refused as Direct Map)' "$TMP/rc.log"
 result $? "fi_rma_test, application keys: write, writedata, read, atomics, refusals, FI_RMA_EVENT counters, a closed peer (no Direct Map)"
 
-# pingpong MODE SIZE PORT: Debian's fi_pingpong, server in B, client in A
+# pingpong MODE SIZE PORT [-6]: Debian's fi_pingpong, server in B, client in A
 pingpong() {
-	local mode=$1 size=$2 port=$3 sp rc
+	local mode=$1 size=$2 port=$3 v6=${4:-} sp rc
 	ip netns exec "$B" timeout 120 fi_pingpong -p wind -e rdm -m "$mode" -c \
-		-I 20 -S "$size" -B "$port" > "$TMP/pp-s.log" 2>&1 &
+		$v6 -I 20 -S "$size" -B "$port" > "$TMP/pp-s.log" 2>&1 &
 	sp=$!
 	pids+=($sp)
 	# the client connects once, to the server's out-of-band TCP port:
 	# wait until it listens (a fixed sleep loses on a loaded host)
 	poll 30 sh -c "ip netns exec $B ss -Hltn 'sport = :$port' | grep -q ."
 	ip netns exec "$A" timeout 120 fi_pingpong -p wind -e rdm -m "$mode" -c \
-		-I 20 -S "$size" -P "$port" "$ADDR_B" > "$TMP/pp-c.log" 2>&1
+		$v6 -I 20 -S "$size" -P "$port" \
+		"$([ -n "$v6" ] && echo "$ADDR6_B" || echo "$ADDR_B")" > "$TMP/pp-c.log" 2>&1
 	rc=$?
 	wait $sp || rc=1
 	sed -n '/bytes/,$p' "$TMP/pp-c.log" | diag
@@ -209,7 +223,34 @@ for mode in msg tagged; do
 	result $rc "fi_pingpong -p wind -e rdm -m $mode -c, 1 B, 4 KiB, 64 KiB, 1 MiB"
 done
 
-# 9: the kernel log stays clean (the harness checks it too); Wind's
+# 9: IPv6: fi_rma_test with the provider's keys between AF_INET6
+# endpoints.  Only eth1 has an IPv6 address that is not link-local, so
+# the endpoints are fd79::1 and fd79::2 (FI_WIND_STATS names the
+# client's): Direct Map writes, refusals reported on the IPv6 error
+# queue (IPV6_RECVERR) naming their writes, reads and atomics over IPv6
+export FI_RMA_TEST_IPV6=1
+in6_b0=$(ip netns exec "$B" awk '$1 == "Ip6InReceives" { print $2 }' /proc/net/snmp6)
+dsm0=$(stat_of "$B" InDsmWrites)
+rma prov
+rc=$?
+dsm1=$(stat_of "$B" InDsmWrites)
+in6_b1=$(ip netns exec "$B" awk '$1 == "Ip6InReceives" { print $2 }' /proc/net/snmp6)
+unset FI_RMA_TEST_IPV6
+echo "# server namespace InDsmWrites: +$(( ${dsm1:-0} - ${dsm0:-0} )), Ip6InReceives: +$(( ${in6_b1:-0} - ${in6_b0:-0} ))"
+[ $rc = 0 ] && [ "$(( ${dsm1:-0} - ${dsm0:-0} ))" = 9 ] &&
+	grep -q "endpoint \[$ADDR6_A\]:[0-9]*: $RMA_PROV_STATS" "$TMP/rc.log" &&
+	[ "$(( ${in6_b1:-0} - ${in6_b0:-0} ))" -ge 30 ]
+result $? "IPv6: fi_rma_test, FI_MR_PROV_KEY, between [$ADDR6_A] and [$ADDR6_B] (FI_SOCKADDR_IN6)"
+
+# 10: fi_pingpong -6 (FI_SOCKADDR_IN6 hints) over the IPv6 veth
+rc=0
+for size in 1 65536; do
+	port=$((port + 1))
+	pingpong msg $size $port -6 || { rc=1; echo "# fi_pingpong -6 -S $size failed"; }
+done
+result $rc "IPv6: fi_pingpong -6 -p wind -e rdm -c, 1 B, 64 KiB"
+
+# 11: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
 errs=$(stat_of "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]

@@ -120,7 +120,7 @@ grep 'time for' "$TMP/mpi.log" | sed 's/ = [0-9.]* seconds/ = (time) seconds/' |
 [ $rc = 0 ] && used_wind && grep -q 'time for 20 loops' "$TMP/mpi.log"
 result $? "python3 -m mpi4py.bench ringtest on 4 ranks, 4 KiB (exit $rc)"
 
-mpi 2 300 $PY "$TESTS/mpi4py_pingpong.py" -n 5 1 1024 65536 1048576
+mpi 2 300 $PY "$TESTS/mpi4py_pingpong.py" -n 5 -s 1 1 1024 65536 1048576
 rc=$?
 grep 'mpi4py_pingpong' "$TMP/mpi.log" | diag
 [ $rc = 0 ] && used_wind && grep -q 'mpi4py_pingpong: OK' "$TMP/mpi.log"

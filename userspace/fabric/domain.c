@@ -2,8 +2,10 @@
 /*
  * libwind-fi.so: the domain, local memory registration and address vectors.
  *
- * An AV holds IPv4 socket addresses (struct sockaddr_in, an endpoint's
- * name); fi_addr_t is the index of an entry for FI_AV_TABLE and FI_AV_MAP
+ * An AV holds socket addresses (union wfi_addr: a struct sockaddr_in or
+ * sockaddr_in6, an endpoint's name; fi_av_insert takes an array of them,
+ * each as long as its family says, so FI_SOCKADDR_IN and FI_SOCKADDR_IN6
+ * arrays alike); fi_addr_t is the index of an entry for FI_AV_TABLE and FI_AV_MAP
  * alike (a map's values are opaque to the caller).  Reverse lookups (the
  * source of a received message) scan the table: MPI jobs here have tens of
  * peers, not millions.
@@ -211,12 +213,95 @@ static struct fi_ops_mr domain_mr_ops = {
 	.regattr = mr_regattr,
 };
 
+/* --- addresses --- */
+
+socklen_t wfi_addr_len(const union wfi_addr *a)
+{
+	return a->sa.sa_family == AF_INET6 ? sizeof(a->sin6) : sizeof(a->sin);
+}
+
+/* An IPv4 peer v4-mapped (an AF_INET6 socket's view) as a sockaddr_in;
+ * the padding zeroed. */
+void wfi_addr_norm(union wfi_addr *a)
+{
+	if (a->sa.sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&a->sin6.sin6_addr)) {
+		struct sockaddr_in sin = {
+			.sin_family = AF_INET, .sin_port = a->sin6.sin6_port,
+		};
+
+		memcpy(&sin.sin_addr, &a->sin6.sin6_addr.s6_addr[12], 4);
+		memset(a, 0, sizeof(*a));
+		a->sin = sin;
+	} else if (a->sa.sa_family == AF_INET) {
+		memset(a->sin.sin_zero, 0, sizeof(a->sin.sin_zero));
+	} else if (a->sa.sa_family == AF_INET6) {
+		a->sin6.sin6_flowinfo = 0;
+	}
+}
+
+bool wfi_addr_same(const union wfi_addr *a, const union wfi_addr *b)
+{
+	if (a->sa.sa_family != b->sa.sa_family)
+		return false;
+	if (a->sa.sa_family == AF_INET6)
+		return a->sin6.sin6_port == b->sin6.sin6_port &&
+		       !memcmp(&a->sin6.sin6_addr, &b->sin6.sin6_addr,
+			       sizeof(a->sin6.sin6_addr)) &&
+		       (!a->sin6.sin6_scope_id || !b->sin6.sin6_scope_id ||
+			a->sin6.sin6_scope_id == b->sin6.sin6_scope_id);
+	return a->sin.sin_port == b->sin.sin_port &&
+	       a->sin.sin_addr.s_addr == b->sin.sin_addr.s_addr;
+}
+
+/* "10.0.0.1:7000" or "[fd00::1]:7000" */
+const char *wfi_addr_str(const union wfi_addr *a, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (a->sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &a->sin6.sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "[%s]:%u", ip, ntohs(a->sin6.sin6_port));
+	} else {
+		inet_ntop(AF_INET, &a->sin.sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip, ntohs(a->sin.sin_port));
+	}
+	return buf;
+}
+
+/**
+ * wfi_addr_to() - a peer's address as the endpoint's socket takes it
+ * @ep: the endpoint
+ * @a: the peer (normalized)
+ * @out: where to put it
+ *
+ * An IPv4 peer of an AF_INET6 endpoint goes v4-mapped; an IPv6 peer of
+ * an AF_INET one stays as it is, and the send fails (EAFNOSUPPORT).
+ *
+ * Return: its length.
+ */
+socklen_t wfi_addr_to(const struct wfi_ep *ep, const union wfi_addr *a,
+		      union wfi_addr *out)
+{
+	if (ep->name.sa.sa_family == AF_INET6 && a->sa.sa_family == AF_INET) {
+		memset(out, 0, sizeof(*out));
+		out->sin6.sin6_family = AF_INET6;
+		out->sin6.sin6_port = a->sin.sin_port;
+		out->sin6.sin6_addr.s6_addr[10] = 0xff;
+		out->sin6.sin6_addr.s6_addr[11] = 0xff;
+		memcpy(&out->sin6.sin6_addr.s6_addr[12], &a->sin.sin_addr, 4);
+		return sizeof(out->sin6);
+	}
+	*out = *a;
+	return wfi_addr_len(a);
+}
+
 /* --- address vectors --- */
 
 static int av_grow(struct wfi_av *av, size_t want)
 {
 	size_t cap = av->cap ? av->cap : 16;
-	struct sockaddr_in *a;
+	union wfi_addr *a;
 	bool *u;
 
 	while (cap < want)
@@ -240,7 +325,7 @@ static int av_insert(struct fid_av *fav, const void *addr, size_t count,
 		     fi_addr_t *fi_addr, uint64_t flags, void *context)
 {
 	struct wfi_av *av = wfi_container_of(fav, struct wfi_av, av);
-	const struct sockaddr_in *sin = addr;
+	const char *p = addr;
 	size_t i;
 	int n = 0;
 
@@ -253,13 +338,25 @@ static int av_insert(struct fid_av *fav, const void *addr, size_t count,
 		return -FI_ENOMEM;
 	}
 	for (i = 0; i < count; i++) {
-		if (sin[i].sin_family != AF_INET) {
-			if (fi_addr)
-				fi_addr[i] = FI_ADDR_NOTAVAIL;
-			continue;
+		union wfi_addr a = { 0 };
+		sa_family_t family;
+
+		memcpy(&family, p, sizeof(family));
+		if (family == AF_INET) {
+			memcpy(&a.sin, p, sizeof(a.sin));
+			p += sizeof(a.sin);
+		} else if (family == AF_INET6) {
+			memcpy(&a.sin6, p, sizeof(a.sin6));
+			p += sizeof(a.sin6);
+		} else {
+			/* the rest cannot be told apart */
+			for (; i < count; i++)
+				if (fi_addr)
+					fi_addr[i] = FI_ADDR_NOTAVAIL;
+			break;
 		}
-		av->addrs[av->count] = sin[i];
-		memset(av->addrs[av->count].sin_zero, 0, sizeof(sin->sin_zero));
+		wfi_addr_norm(&a);
+		av->addrs[av->count] = a;
 		av->used[av->count] = true;
 		if (fi_addr)
 			fi_addr[i] = av->count;
@@ -289,20 +386,38 @@ static int av_insertsym(struct fid_av *fav, const char *node, size_t nodecnt,
 			const char *service, size_t svccnt, fi_addr_t *fi_addr,
 			uint64_t flags, void *context)
 {
+	struct in6_addr base6;
 	struct in_addr base;
 	size_t i, j;
 	int port, n = 0, ret;
+	bool v6 = false;
 
-	if (inet_pton(AF_INET, node, &base) != 1)
-		return -FI_EINVAL;
+	if (inet_pton(AF_INET, node, &base) != 1) {
+		if (inet_pton(AF_INET6, node, &base6) != 1)
+			return -FI_EINVAL;
+		v6 = true;
+	}
 	port = atoi(service);
 	for (i = 0; i < nodecnt; i++) {
 		for (j = 0; j < svccnt; j++) {
-			struct sockaddr_in sin = { .sin_family = AF_INET };
+			union wfi_addr a = { 0 };
 
-			sin.sin_addr.s_addr = htonl(ntohl(base.s_addr) + i);
-			sin.sin_port = htons(port + j);
-			ret = av_insert(fav, &sin, 1, fi_addr ? &fi_addr[n] : NULL,
+			if (v6) {
+				uint32_t last;
+
+				/* the i-th after node: in its last 32 bits */
+				a.sin6.sin6_family = AF_INET6;
+				a.sin6.sin6_addr = base6;
+				memcpy(&last, &base6.s6_addr[12], 4);
+				last = htonl(ntohl(last) + i);
+				memcpy(&a.sin6.sin6_addr.s6_addr[12], &last, 4);
+				a.sin6.sin6_port = htons(port + j);
+			} else {
+				a.sin.sin_family = AF_INET;
+				a.sin.sin_addr.s_addr = htonl(ntohl(base.s_addr) + i);
+				a.sin.sin_port = htons(port + j);
+			}
+			ret = av_insert(fav, &a, 1, fi_addr ? &fi_addr[n] : NULL,
 					flags, context);
 			if (ret < 0)
 				return ret;
@@ -327,21 +442,20 @@ static int av_remove(struct fid_av *fav, fi_addr_t *fi_addr, size_t count,
 	return 0;
 }
 
-const struct sockaddr_in *wfi_av_addr(struct wfi_av *av, fi_addr_t addr)
+const union wfi_addr *wfi_av_addr(struct wfi_av *av, fi_addr_t addr)
 {
 	if (!av || addr >= av->count || !av->used[addr])
 		return NULL;
 	return &av->addrs[addr];
 }
 
-int wfi_av_reverse(struct wfi_av *av, const struct sockaddr_in *sin,
+int wfi_av_reverse(struct wfi_av *av, const union wfi_addr *sin,
 		   fi_addr_t *out)
 {
 	size_t i;
 
 	for (i = 0; av && i < av->count; i++) {
-		if (av->used[i] && av->addrs[i].sin_port == sin->sin_port &&
-		    av->addrs[i].sin_addr.s_addr == sin->sin_addr.s_addr) {
+		if (av->used[i] && wfi_addr_same(&av->addrs[i], sin)) {
 			*out = i;
 			return 0;
 		}
@@ -354,30 +468,36 @@ static int av_lookup(struct fid_av *fav, fi_addr_t fi_addr, void *addr,
 		     size_t *addrlen)
 {
 	struct wfi_av *av = wfi_container_of(fav, struct wfi_av, av);
-	const struct sockaddr_in *sin;
-	size_t want = *addrlen;
+	const union wfi_addr *sin;
+	size_t want = *addrlen, len = 0;
 
 	pthread_mutex_lock(&av->dom->lock);
 	sin = wfi_av_addr(av, fi_addr);
-	if (sin)
-		memcpy(addr, sin, want < sizeof(*sin) ? want : sizeof(*sin));
+	if (sin) {
+		len = wfi_addr_len(sin);
+		memcpy(addr, sin, want < len ? want : len);
+	}
 	pthread_mutex_unlock(&av->dom->lock);
 	if (!sin)
 		return -FI_EINVAL;
-	*addrlen = sizeof(*sin);
+	*addrlen = len;
 	return 0;
 }
 
 static const char *av_straddr(struct fid_av *fav, const void *addr,
 			      char *buf, size_t *len)
 {
-	const struct sockaddr_in *sin = addr;
-	char ip[INET_ADDRSTRLEN];
+	union wfi_addr a = { 0 };
+	char s[WFI_ADDRSTRLEN];
+	sa_family_t family;
 	int n;
 
 	(void)fav;
-	inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
-	n = snprintf(buf, *len, "fi_sockaddr_in://%s:%u", ip, ntohs(sin->sin_port));
+	memcpy(&family, addr, sizeof(family));
+	memcpy(&a, addr, family == AF_INET6 ? sizeof(a.sin6) : sizeof(a.sin));
+	wfi_addr_str(&a, s, sizeof(s));
+	n = snprintf(buf, *len, "%s://%s",
+		     family == AF_INET6 ? "fi_sockaddr_in6" : "fi_sockaddr_in", s);
 	*len = n + 1;
 	return buf;
 }

@@ -2,7 +2,7 @@
 /*
  * libwind-fi.so: the endpoint object.  An endpoint is one Wind socket
  * bound to an ephemeral port (WIND_RECVERR on, large buffers); its name is
- * that socket's struct sockaddr_in.  Binding, enabling, op flags, names.
+ * that socket's address (sockaddr_in or sockaddr_in6).  Binding, enabling, op flags, names.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -92,12 +92,12 @@ static struct fi_ops_ep ep_ops = {
 static int ep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct wfi_ep *ep = wfi_container_of(fid, struct wfi_ep, ep.fid);
-	size_t want = *addrlen;
+	size_t want = *addrlen, len = wfi_addr_len(&ep->name);
 
-	*addrlen = sizeof(ep->name);
-	if (want < sizeof(ep->name))
+	*addrlen = len;
+	if (want < len)
 		return -FI_ETOOSMALL;
-	memcpy(addr, &ep->name, sizeof(ep->name));
+	memcpy(addr, &ep->name, len);
 	return 0;
 }
 
@@ -176,11 +176,10 @@ static int ep_close(struct fid *fid)
 	struct wfi_domain *dom = ep->dom;
 
 	if (wfi_stats) {
-		char ip[INET_ADDRSTRLEN];
+		char name[WFI_ADDRSTRLEN];
 
-		inet_ntop(AF_INET, &ep->name.sin_addr, ip, sizeof(ip));
-		fprintf(stderr, "fi_wind: endpoint %s:%u: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu\n",
-			ip, ntohs(ep->name.sin_port),
+		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu\n",
+			wfi_addr_str(&ep->name, name, sizeof(name)),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,
 			(unsigned long long)ep->stat_dm_refused,
@@ -396,24 +395,37 @@ static struct fi_ops ep_fi_ops = {
 };
 
 /* The address an endpoint binds to: FI_WIND_IFACE's, else the first up
- * non-loopback IPv4 address, else 127.0.0.1. */
-static void pick_addr(struct in_addr *out)
+ * non-loopback address of the family (IPv6: not link-local), else the
+ * loopback address. */
+static void pick_addr(union wfi_addr *out)
 {
+	int family = out->sa.sa_family;
 	struct ifaddrs *ifa, *i;
 	char *iface = NULL;
 
-	out->s_addr = htonl(INADDR_LOOPBACK);
+	if (family == AF_INET6)
+		out->sin6.sin6_addr = in6addr_loopback;
+	else
+		out->sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	fi_param_get_str(&wfi_prov, "iface", &iface);
 	if (getifaddrs(&ifa))
 		return;
 	for (i = ifa; i; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+		if (!i->ifa_addr || i->ifa_addr->sa_family != family ||
 		    !(i->ifa_flags & IFF_UP))
 			continue;
 		if (iface ? strcmp(iface, i->ifa_name) :
 			    !!(i->ifa_flags & IFF_LOOPBACK))
 			continue;
-		*out = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		if (family == AF_INET6) {
+			const struct sockaddr_in6 *s6 = (void *)i->ifa_addr;
+
+			if (IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr))
+				continue;
+			out->sin6.sin6_addr = s6->sin6_addr;
+		} else {
+			out->sin.sin_addr = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		}
 		break;
 	}
 	freeifaddrs(ifa);
@@ -429,17 +441,33 @@ static void set_buf(int fd, int force, int plain, size_t want)
 
 static int open_socket(struct wfi_ep *ep)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	socklen_t sl = sizeof(sin);
+	union wfi_addr sin = { .sa.sa_family = AF_INET };
+	socklen_t sl = sizeof(ep->name);
 	int one = 1;
 
-	if (ep->info->src_addr)
-		memcpy(&sin, ep->info->src_addr, sizeof(sin));
-	if (sin.sin_addr.s_addr == htonl(INADDR_ANY))
-		pick_addr(&sin.sin_addr);
-	ep->fd = socket(AF_INET, SOCK_WIND | SOCK_CLOEXEC, 0);
+	/* the family: src_addr's, else the info's address format */
+	if (ep->info->src_addr && ep->info->src_addrlen >= sizeof(sa_family_t)) {
+		const struct sockaddr *sa = ep->info->src_addr;
+
+		if (sa->sa_family == AF_INET6 &&
+		    ep->info->src_addrlen >= sizeof(sin.sin6))
+			memcpy(&sin.sin6, sa, sizeof(sin.sin6));
+		else if (sa->sa_family == AF_INET &&
+			 ep->info->src_addrlen >= sizeof(sin.sin))
+			memcpy(&sin.sin, sa, sizeof(sin.sin));
+		else
+			return -FI_EINVAL;
+	} else if (ep->info->addr_format == FI_SOCKADDR_IN6) {
+		sin.sa.sa_family = AF_INET6;
+	}
+	if (sin.sa.sa_family == AF_INET6 ?
+	    IN6_IS_ADDR_UNSPECIFIED(&sin.sin6.sin6_addr) :
+	    sin.sin.sin_addr.s_addr == htonl(INADDR_ANY))
+		pick_addr(&sin);
+	ep->fd = socket(sin.sa.sa_family, SOCK_WIND | SOCK_CLOEXEC, 0);
 	if (ep->fd < 0) {
-		WFI_WARN(FI_LOG_EP_CTRL, "socket(AF_INET, SOCK_WIND): %s\n",
+		WFI_WARN(FI_LOG_EP_CTRL, "socket(%s, SOCK_WIND): %s\n",
+			 sin.sa.sa_family == AF_INET6 ? "AF_INET6" : "AF_INET",
 			 strerror(errno));
 		return -FI_ENODEV;
 	}
@@ -447,7 +475,7 @@ static int open_socket(struct wfi_ep *ep)
 		goto err;
 	set_buf(ep->fd, SO_SNDBUFFORCE, SO_SNDBUF, wfi_param_size("sndbuf", 64u << 20));
 	set_buf(ep->fd, SO_RCVBUFFORCE, SO_RCVBUF, wfi_param_size("rcvbuf", 64u << 20));
-	if (bind(ep->fd, (struct sockaddr *)&sin, sizeof(sin)))
+	if (bind(ep->fd, &sin.sa, wfi_addr_len(&sin)))
 		goto err;
 	if (getsockname(ep->fd, (struct sockaddr *)&ep->name, &sl))
 		goto err;

@@ -99,11 +99,6 @@ static void copy_to_iov(const struct iovec *iov, size_t count,
 	}
 }
 
-static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
-{
-	return a->sin_port == b->sin_port && a->sin_addr.s_addr == b->sin_addr.s_addr;
-}
-
 static uint64_t op_flag(uint8_t op)
 {
 	return op == WFI_OP_TAGGED ? FI_TAGGED : FI_MSG;
@@ -111,19 +106,19 @@ static uint64_t op_flag(uint8_t op)
 
 /* Does a message of @op/@tag from @from satisfy @rx? */
 static bool rx_match(struct wfi_ep *ep, const struct wfi_rx *rx, uint64_t tag,
-		     const struct sockaddr_in *from)
+		     const union wfi_addr *from)
 {
-	const struct sockaddr_in *want;
+	const union wfi_addr *want;
 
 	if (rx->op == WFI_OP_TAGGED && ((rx->tag ^ tag) & ~rx->ignore))
 		return false;
 	if (rx->src == FI_ADDR_UNSPEC || !(ep->info->caps & FI_DIRECTED_RECV))
 		return true;
 	want = wfi_av_addr(ep->av, rx->src);
-	return want && same_addr(want, from);
+	return want && wfi_addr_same(want, from);
 }
 
-static fi_addr_t source_of(struct wfi_ep *ep, const struct sockaddr_in *from)
+static fi_addr_t source_of(struct wfi_ep *ep, const union wfi_addr *from)
 {
 	fi_addr_t a;
 
@@ -155,7 +150,7 @@ static size_t rx_room(const struct wfi_rx *rx)
  * it is released). */
 static bool rx_done(struct wfi_ep *ep, struct wfi_rx *rx,
 		    const struct wfi_hdr *h, size_t len, size_t got,
-		    const struct sockaddr_in *from)
+		    const union wfi_addr *from)
 {
 	struct wfi_cqe c = {
 		.e = {
@@ -212,29 +207,30 @@ static void rx_unpost(struct wfi_ep *ep, struct wfi_rx *rx)
 
 /* --- progress --- */
 
-static void peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+static void peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			int err, unsigned int lost)
 {
 	struct wfi_list *pos, *next;
 	int op;
 
+	char name[WFI_ADDRSTRLEN];
+
 	FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
-		"peer %s:%u failed: %s (%u messages lost)\n",
-		inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
-		strerror(err), lost);
+		"peer %s failed: %s (%u messages lost)\n",
+		wfi_addr_str(peer, name, sizeof(name)), strerror(err), lost);
 	wfi_rma_peer_failed(ep, peer, err);
 	/* Receives directed at the dead peer would never complete. */
 	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
 		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = next) {
 			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
-			const struct sockaddr_in *a;
+			const union wfi_addr *a;
 			struct wfi_cqe c = { 0 };
 
 			next = pos->next;
 			if (rx->src == FI_ADDR_UNSPEC)
 				continue;
 			a = wfi_av_addr(ep->av, rx->src);
-			if (!a || !same_addr(a, peer))
+			if (!a || !wfi_addr_same(a, peer))
 				continue;
 			rx_unpost(ep, rx);
 			c.e.op_context = rx->context;
@@ -260,16 +256,17 @@ static bool peer_dead_errno(int err)
 	return err == ETIMEDOUT || err == ECONNREFUSED || err == ECONNRESET;
 }
 
-static void message_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			    int err, unsigned int count)
+static void message_refused(struct wfi_ep *ep, const union wfi_addr *peer,
+			    int err, unsigned int count, uint32_t msgid)
 {
-	unsigned int n = wfi_rma_refused(ep, peer, err, count);
+	unsigned int n = count == 1 ? wfi_rma_refused(ep, peer, err, msgid) : 0;
+	char name[WFI_ADDRSTRLEN];
 
 	if (n < count)
 		WFI_WARN(FI_LOG_EP_DATA,
-			 "peer %s:%u refused %u message(s) whose sends had completed: %s\n",
-			 inet_ntoa(peer->sin_addr), ntohs(peer->sin_port),
-			 count - n, strerror(err));
+			 "peer %s refused %u message(s) whose sends had completed: %s\n",
+			 wfi_addr_str(peer, name, sizeof(name)), count - n,
+			 strerror(err));
 }
 
 /**
@@ -288,8 +285,8 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 
 	for (;;) {
 		char cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-				     sizeof(struct sockaddr_in))];
-		struct sockaddr_in from;
+				     sizeof(struct sockaddr_in6))];
+		union wfi_addr from;
 		struct msghdr mh = {
 			.msg_name = &from, .msg_namelen = sizeof(from),
 			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
@@ -303,10 +300,14 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 			getsockopt(ep->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
 			return matched;
 		}
+		wfi_addr_norm(&from);
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 			struct sock_extended_err ee;
 
-			if (cm->cmsg_level != SOL_IP || cm->cmsg_type != IP_RECVERR)
+			if ((cm->cmsg_level != SOL_IP ||
+			     cm->cmsg_type != IP_RECVERR) &&
+			    (cm->cmsg_level != SOL_IPV6 ||
+			     cm->cmsg_type != IPV6_RECVERR))
 				continue;
 			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
 			if (ee.ee_origin != SO_EE_ORIGIN_WIND)
@@ -317,7 +318,8 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 				peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
 			else
 				message_refused(ep, &from, ee.ee_errno,
-						ee.ee_info ? ee.ee_info : 1);
+						ee.ee_info ? ee.ee_info : 1,
+						ee.ee_data);
 		}
 	}
 }
@@ -353,7 +355,7 @@ void wfi_discard_next(struct wfi_ep *ep)
 static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 {
 	struct iovec iov[WFI_IOV_LIMIT + 1];
-	struct sockaddr_in from;
+	union wfi_addr from;
 	struct wfi_hdr h;
 	struct msghdr mh = {
 		.msg_name = &from, .msg_namelen = sizeof(from),
@@ -371,6 +373,7 @@ static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 	} while (n < 0 && errno == EINTR);
 	if (n < (ssize_t)sizeof(h))
 		return;		/* cannot happen: we peeked it under our lock */
+	wfi_addr_norm(&from);
 	if (rx_done(ep, rx, &h, len, len < room ? len : room, &from)) {
 		rx_unpost(ep, rx);
 		free(rx);
@@ -406,6 +409,7 @@ static int recv_unexpected(struct wfi_ep *ep, size_t len, int op)
 		free(u);
 		return -FI_EIO;
 	}
+	wfi_addr_norm(&u->from);
 	u->len = len;
 	ep->unexp_bytes += len;
 	ep->stat_unexp++;
@@ -428,7 +432,8 @@ static void send_probes(struct wfi_ep *ep)
 		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = pos->next) {
 			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
 			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
-			const struct sockaddr_in *sin;
+			const union wfi_addr *sin;
+			union wfi_addr to;
 
 			if (!is_directed(ep, rx) || now < rx->probe_at)
 				continue;
@@ -438,7 +443,7 @@ static void send_probes(struct wfi_ep *ep)
 				continue;
 			last = rx->src;
 			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
-			       (const struct sockaddr *)sin, sizeof(*sin));
+			       &to.sa, wfi_addr_to(ep, sin, &to));
 		}
 	}
 	/* RMA requests whose answer is late: the target may have died after
@@ -450,7 +455,8 @@ static void send_probes(struct wfi_ep *ep)
 		for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 			struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
 			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
-			const struct sockaddr_in *sin;
+			const union wfi_addr *sin;
+			union wfi_addr to;
 
 			if (now < p->probe_at)
 				continue;
@@ -460,7 +466,7 @@ static void send_probes(struct wfi_ep *ep)
 				continue;
 			last = p->dest;
 			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
-			       (const struct sockaddr *)sin, sizeof(*sin));
+			       &to.sa, wfi_addr_to(ep, sin, &to));
 		}
 	}
 }
@@ -497,7 +503,7 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 			send_probes(ep);
 	}
 	for (i = 0; i < 256; i++) {
-		struct sockaddr_in from;
+		union wfi_addr from;
 		struct wfi_hdr h;
 		struct iovec iov = { &h, sizeof(h) };
 		struct msghdr mh = {
@@ -517,6 +523,7 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 				errs = true;	/* a pending SO_ERROR */
 			break;
 		}
+		wfi_addr_norm(&from);
 		if (n >= (ssize_t)sizeof(h) && h.version == WFI_HDR_VERSION &&
 		    h.op >= WFI_OP_WRITE && h.op <= WFI_OP_WDATA) {
 			wfi_rma_incoming(ep, &h, n - sizeof(h), &from);
@@ -573,10 +580,10 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		.version = WFI_HDR_VERSION, .op = op,
 		.flags = has_data ? WFI_HF_DATA : 0, .tag = tag, .data = data,
 	};
-	struct sockaddr_in to;
+	union wfi_addr to;
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
 			     .msg_iov = iov, .msg_iovlen = count + 1 };
-	const struct sockaddr_in *sin;
+	const union wfi_addr *sin;
 	size_t total = wfi_iov_total(uiov, count);
 	ssize_t ret = 0, n;
 
@@ -600,7 +607,7 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		ret = -FI_EINVAL;
 		goto out;
 	}
-	to = *sin;
+	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
 	do {
 		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);

@@ -56,20 +56,30 @@ static bool subset(uint64_t want, uint64_t have)
 	return (want & ~have) == 0;
 }
 
+/* node/service as an address of @family: AF_INET, AF_INET6, or
+ * AF_UNSPEC for IPv4 if the node has an IPv4 address, else IPv6. */
 static int resolve(const char *node, const char *service, bool passive,
-		   struct sockaddr_in *out)
+		   int family, union wfi_addr *out)
 {
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_DGRAM };
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM };
 	struct addrinfo *res;
 	int ret;
 
 	if (passive)
 		hints.ai_flags = AI_PASSIVE;
+	hints.ai_family = family == AF_INET6 ? AF_INET6 : AF_INET;
 	ret = getaddrinfo(node, service, &hints, &res);
+	if (ret && family == AF_UNSPEC) {
+		hints.ai_family = AF_INET6;
+		ret = getaddrinfo(node, service, &hints, &res);
+	}
 	if (ret)
 		return -FI_ENODATA;
-	memcpy(out, res->ai_addr, sizeof(*out));
+	memset(out, 0, sizeof(*out));
+	memcpy(out, res->ai_addr, res->ai_addrlen < sizeof(*out) ?
+				  res->ai_addrlen : sizeof(*out));
 	freeaddrinfo(res);
+	wfi_addr_norm(out);
 	return 0;
 }
 
@@ -235,33 +245,54 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 	return 0;
 }
 
-static int set_addr(void **dst, size_t *dstlen, const struct sockaddr_in *sin)
+static int set_addr(void **dst, size_t *dstlen, const union wfi_addr *a)
 {
-	*dst = malloc(sizeof(*sin));
+	size_t len = wfi_addr_len(a);
+
+	*dst = malloc(len);
 	if (!*dst)
 		return -FI_ENOMEM;
-	memcpy(*dst, sin, sizeof(*sin));
-	*dstlen = sizeof(*sin);
+	memcpy(*dst, a, len);
+	*dstlen = len;
 	return 0;
 }
 
-static bool addr_ok(const void *addr, size_t len, uint32_t format)
+/* The address family a hint's address has (0: none), -1 if it is no
+ * address of ours or not of @format. */
+static int addr_family(const void *addr, size_t len, uint32_t format)
 {
-	const struct sockaddr_in *sin = addr;
+	const struct sockaddr *sa = addr;
 
 	if (!addr)
-		return true;
-	if (format != FI_FORMAT_UNSPEC && format != FI_SOCKADDR_IN &&
-	    format != FI_SOCKADDR)
-		NOMATCH("(format != FI_FORMAT_UNSPEC && format != FI_SOCKADDR_IN && format != FI_SOCKADDR)");
-	return len >= sizeof(*sin) && sin->sin_family == AF_INET;
+		return 0;
+	if (len < sizeof(struct sockaddr_in))
+		return -1;
+	if (sa->sa_family == AF_INET &&
+	    (format == FI_FORMAT_UNSPEC || format == FI_SOCKADDR_IN ||
+	     format == FI_SOCKADDR))
+		return AF_INET;
+	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6) &&
+	    (format == FI_FORMAT_UNSPEC || format == FI_SOCKADDR_IN6 ||
+	     format == FI_SOCKADDR))
+		return AF_INET6;
+	return -1;
+}
+
+/* A hint's address as we keep it (an IPv4 one that is v4-mapped too). */
+static void hint_addr(union wfi_addr *out, const void *addr, int family)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out, addr, family == AF_INET6 ? sizeof(out->sin6) :
+					       sizeof(out->sin));
+	wfi_addr_norm(out);
 }
 
 int wfi_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
 		struct fi_info **info)
 {
-	struct sockaddr_in sin;
+	union wfi_addr sin, src = { 0 }, dst = { 0 };
+	int family = AF_UNSPEC, sf = 0, df = 0;
 	struct fi_info *fi;
 	int ret;
 
@@ -273,13 +304,31 @@ int wfi_getinfo(uint32_t version, const char *node, const char *service,
 
 		if (!subset(hints->caps, WFI_CAPS))
 			return -FI_ENODATA;
-		if (hints->addr_format != FI_FORMAT_UNSPEC &&
-		    hints->addr_format != FI_SOCKADDR_IN &&
-		    hints->addr_format != FI_SOCKADDR)
+		if (hints->addr_format == FI_SOCKADDR_IN)
+			family = AF_INET;
+		else if (hints->addr_format == FI_SOCKADDR_IN6)
+			family = AF_INET6;
+		else if (hints->addr_format != FI_FORMAT_UNSPEC &&
+			 hints->addr_format != FI_SOCKADDR)
 			return -FI_ENODATA;
-		if (!addr_ok(hints->src_addr, hints->src_addrlen, hints->addr_format) ||
-		    !addr_ok(hints->dest_addr, hints->dest_addrlen, hints->addr_format))
+		sf = addr_family(hints->src_addr, hints->src_addrlen,
+				 hints->addr_format);
+		df = addr_family(hints->dest_addr, hints->dest_addrlen,
+				 hints->addr_format);
+		if (sf < 0 || df < 0 || (sf && df && sf != df)) {
+			FI_INFO(&wfi_prov, FI_LOG_CORE,
+				"hints not met: src_addr or dest_addr\n");
 			return -FI_ENODATA;
+		}
+		if (sf)
+			hint_addr(&src, hints->src_addr, sf);
+		if (df)
+			hint_addr(&dst, hints->dest_addr, df);
+		/* an IPv4 address given as v4-mapped is IPv4 */
+		if (sf)
+			family = src.sa.sa_family;
+		else if (df)
+			family = dst.sa.sa_family;
 		if (hints->fabric_attr && hints->fabric_attr->name &&
 		    strcmp(hints->fabric_attr->name, WFI_NAME))
 			return -FI_ENODATA;
@@ -299,22 +348,27 @@ int wfi_getinfo(uint32_t version, const char *node, const char *service,
 	if (ret)
 		goto err;
 
-	if (hints && hints->src_addr) {
-		ret = set_addr(&fi->src_addr, &fi->src_addrlen, hints->src_addr);
+	if (sf) {
+		ret = set_addr(&fi->src_addr, &fi->src_addrlen, &src);
 		if (ret)
 			goto err;
 	}
-	if (hints && hints->dest_addr) {
-		ret = set_addr(&fi->dest_addr, &fi->dest_addrlen, hints->dest_addr);
+	if (df) {
+		ret = set_addr(&fi->dest_addr, &fi->dest_addrlen, &dst);
 		if (ret)
 			goto err;
 	}
 	if (node || service) {
 		bool src = flags & FI_SOURCE;
 
-		ret = resolve(node, service, src, &sin);
+		ret = resolve(node, service, src, family, &sin);
 		if (ret)
 			goto err;
+		if (family != AF_UNSPEC && sin.sa.sa_family != family) {
+			ret = -FI_ENODATA;	/* an IPv4 node for IPv6 */
+			goto err;
+		}
+		family = sin.sa.sa_family;
 		if (src) {
 			free(fi->src_addr);
 			ret = set_addr(&fi->src_addr, &fi->src_addrlen, &sin);
@@ -325,6 +379,8 @@ int wfi_getinfo(uint32_t version, const char *node, const char *service,
 		if (ret)
 			goto err;
 	}
+	/* IPv6 when asked for (FI_SOCKADDR_IN6) or when the addresses are */
+	fi->addr_format = family == AF_INET6 ? FI_SOCKADDR_IN6 : FI_SOCKADDR_IN;
 	*info = fi;
 	return 0;
 err:
@@ -420,7 +476,7 @@ FI_EXT_INI
 	fi_param_define(&wfi_prov, "rcvbuf", FI_PARAM_SIZE_T,
 			"SO_RCVBUF of an endpoint's Wind socket (default 64 MiB; forced when privileged)");
 	fi_param_define(&wfi_prov, "iface", FI_PARAM_STRING,
-			"Interface whose IPv4 address endpoints bind to (default: the first up non-loopback one, else 127.0.0.1)");
+			"Interface whose address (of the endpoint's family; IPv6: not link-local) endpoints bind to (default: the first up non-loopback one, else 127.0.0.1 or ::1)");
 	fi_param_define(&wfi_prov, "probe_ms", FI_PARAM_SIZE_T,
 			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,

@@ -246,18 +246,17 @@ static void pend_complete(struct wfi_ep *ep, struct wfi_pend *p, int err,
 		cntr->value++;
 }
 
-void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			 int err)
 {
 	struct wfi_list *pos, *next;
 
 	for (pos = ep->pending.next; pos != &ep->pending; pos = next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+		const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
 
 		next = pos->next;
-		if (a && (a->sin_port != peer->sin_port ||
-			  a->sin_addr.s_addr != peer->sin_addr.s_addr))
+		if (a && !wfi_addr_same(a, peer))
 			continue;
 		wfi_list_del(&p->link);
 		if (p->dm || p->resend)
@@ -294,8 +293,8 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 		.version = WFI_HDR_VERSION, .op = op, .flags = hflags,
 		.tag = 0, .data = data,
 	};
-	const struct sockaddr_in *sin;
-	struct sockaddr_in to;
+	const union wfi_addr *sin;
+	union wfi_addr to;
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
 			     .msg_iov = iov };
 	ssize_t n;
@@ -305,7 +304,7 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 	sin = wfi_av_addr(ep->av, dest);
 	if (!sin)
 		return -FI_EINVAL;
-	to = *sin;
+	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
 	p->id = ++ep->next_id;
 	p->dest = dest;
 	h.tag = p->id;
@@ -368,7 +367,7 @@ static struct wfi_pend *pend_new(void *context, uint64_t flags,
  * domain lock is dropped while the send waits for the acknowledgment.
  * Async (@p): returns 0 once the kernel queued it, with p->dm_idx set,
  * 1 if it was refused at once, or -errno (-EAGAIN: try again). */
-static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
+static int dm_write(struct wfi_ep *ep, const union wfi_addr *to,
 		    const struct iovec *iov, size_t count, uint64_t addr,
 		    uint64_t key, bool has_data, uint64_t data,
 		    struct wfi_pend *p)
@@ -377,7 +376,8 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	 * count of remote writes (FI_RMA_EVENT) */
 	bool hdr = has_data || (key & WFI_KEY_EVENT);
 	struct iovec v[WFI_IOV_LIMIT + 1];
-	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
+		  CMSG_SPACE(sizeof(uint32_t))];
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = WFI_OP_WDATA,
 		.flags = has_data ? WFI_HF_DATA : 0, .data = data,
@@ -389,9 +389,9 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 		.key = key,
 		.hdr_len = hdr ? sizeof(h) : 0,
 	};
-	struct sockaddr_in dst = *to;
+	union wfi_addr dst;
 	struct msghdr mh = {
-		.msg_name = &dst, .msg_namelen = sizeof(dst),
+		.msg_name = &dst, .msg_namelen = wfi_addr_to(ep, to, &dst),
 		.msg_iov = v, .msg_control = cbuf,
 		.msg_controllen = sizeof(cbuf),
 	};
@@ -412,11 +412,24 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 	cm->cmsg_type = WIND_CMSG_DSM;
 	cm->cmsg_len = CMSG_LEN(sizeof(dsm));
 	memcpy(CMSG_DATA(cm), &dsm, sizeof(dsm));
+	mh.msg_controllen = CMSG_SPACE(sizeof(dsm));
 
 	if (p) {
 		struct wind_peer_info pi = { .wpi_version = WIND_PEER_INFO_VERSION };
 		socklen_t pl = sizeof(pi);
+		uint32_t msgid;
 
+		/* the id a refusal's report names (ee_data): never 0 */
+		p->id = ++ep->next_id;
+		if (!(uint32_t)p->id)
+			p->id = ++ep->next_id;
+		msgid = (uint32_t)p->id;
+		mh.msg_controllen = sizeof(cbuf);
+		cm = CMSG_NXTHDR(&mh, cm);
+		cm->cmsg_level = SOL_WIND;
+		cm->cmsg_type = WIND_CMSG_MSGID;
+		cm->cmsg_len = CMSG_LEN(sizeof(msgid));
+		memcpy(CMSG_DATA(cm), &msgid, sizeof(msgid));
 		do {
 			r = sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 		} while (r < 0 && errno == EINTR);
@@ -428,7 +441,7 @@ static int dm_write(struct wfi_ep *ep, const struct sockaddr_in *to,
 			goto failed;
 		}
 		/* which of the messages queued to the target it is */
-		memcpy(&pi.wpi_addr, to, sizeof(*to));
+		memcpy(&pi.wpi_addr, to, wfi_addr_len(to));
 		if (getsockopt(fd, SOL_WIND, WIND_PEER_INFO, &pi, &pl) == 0 &&
 		    pl >= offsetof(struct wind_peer_info, wpi_rx_messages))
 			p->dm_idx = pi.wpi_tx_messages;
@@ -450,21 +463,24 @@ failed:
 	return -err;
 }
 
-/* Is an async Direct Map write to @dest unresolved?  A refusal on the
- * error queue names only the peer, so there is at most one per peer. */
-static bool dm_busy(struct wfi_ep *ep, fi_addr_t dest)
+/* How many async Direct Map writes to @dest are unresolved.  A target's
+ * kernel holds 16 refusals of one sender (wind.rst): with at most 15 of
+ * them, and a sync one, every refusal is reported. */
+#define WFI_DM_INFLIGHT_MAX	15
+static unsigned int dm_unresolved(struct wfi_ep *ep, fi_addr_t dest)
 {
 	struct wfi_list *pos;
+	unsigned int n = 0;
 
 	if (!ep->ndm)
-		return false;
+		return 0;
 	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
 
-		if ((p->dm || p->resend) && p->dest == dest)
-			return true;
+		if (p->dm && p->dest == dest)
+			n++;
 	}
-	return false;
+	return n;
 }
 
 static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
@@ -492,8 +508,8 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		goto out_free;
 	}
 	if ((key & WFI_KEY_DM) && len) {
-		const struct sockaddr_in *sin = wfi_av_addr(ep->av, dest);
-		struct sockaddr_in to;
+		const union wfi_addr *sin = wfi_av_addr(ep->av, dest);
+		union wfi_addr to;
 		bool async;
 		int r;
 
@@ -503,8 +519,10 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		}
 		to = *sin;
 		/* async unless the buffer is the caller's again at once
-		 * (inject) or a write to this target is unresolved */
-		async = !(flags & FI_INJECT) && !dm_busy(ep, dest);
+		 * (inject) or 15 are unresolved to this target: each
+		 * refusal's report names its write (msgid) */
+		async = !(flags & FI_INJECT) &&
+			dm_unresolved(ep, dest) < WFI_DM_INFLIGHT_MAX;
 		r = dm_write(ep, &to, iov, count, addr, key, has_data, data,
 			     async ? p : NULL);
 		if (r == 0 && async) {
@@ -558,38 +576,42 @@ out_free:
 }
 
 /**
- * wfi_rma_refused() - a peer's kernel refused messages (error queue)
+ * wfi_rma_refused() - a peer's kernel refused a message (error queue)
  * @ep: the endpoint, lock held
  * @peer: the peer
  * @err: why (EACCES, ERANGE, EINVAL, EMSGSIZE ...)
- * @count: how many messages
+ * @msgid: the report's ee_data: the WIND_CMSG_MSGID of the message, 0 if
+ *	it had none
  *
- * Only an async Direct Map write is waiting for such an answer, and there
- * is at most one per peer: it is sent again the software way (at the
- * next progress), where the target checks it against the MR itself and
- * applies it or answers the error that fails it.
+ * Only an async Direct Map write is waiting for such an answer, and each
+ * was sent with its own id: the write the report names is sent again the
+ * software way (at the next progress), where the target checks it
+ * against the MR itself and applies it or answers the error that fails
+ * it.  Every other write in flight to that peer goes on.
  *
- * Return: how many of the @count refusals were such writes (0 or 1).
+ * Return: 1 if the report named such a write, else 0.
  */
-unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			     int err, unsigned int count)
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
+			     int err, uint32_t msgid)
 {
 	struct wfi_list *pos;
 
-	for (pos = ep->pending.next; pos != &ep->pending && count;
-	     pos = pos->next) {
+	if (!msgid)
+		return 0;
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const struct sockaddr_in *a;
+		const union wfi_addr *a;
+		char name[WFI_ADDRSTRLEN];
 
-		if (!p->dm)
+		if (!p->dm || (uint32_t)p->id != msgid)
 			continue;
 		a = wfi_av_addr(ep->av, p->dest);
-		if (!a || a->sin_port != peer->sin_port ||
-		    a->sin_addr.s_addr != peer->sin_addr.s_addr)
+		if (!a || !wfi_addr_same(a, peer))
 			continue;
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
-			"Direct Map write refused by %s (%s): sending it the software way\n",
-			inet_ntoa(peer->sin_addr), strerror(err));
+			"Direct Map write %u refused by %s (%s): sending it the software way\n",
+			msgid, wfi_addr_str(peer, name, sizeof(name)),
+			strerror(err));
 		p->dm = false;
 		p->resend = true;
 		ep->stat_dm_refused++;
@@ -623,14 +645,14 @@ void wfi_rma_dm_progress(struct wfi_ep *ep)
 			struct wind_peer_info pi = {
 				.wpi_version = WIND_PEER_INFO_VERSION,
 			};
-			const struct sockaddr_in *a = wfi_av_addr(ep->av, p->dest);
+			const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
 			socklen_t pl = sizeof(pi);
 
 			last = p->dest;
 			none_queued = true;	/* no such peer: nothing queued */
 			acked = 0;
 			if (a) {
-				memcpy(&pi.wpi_addr, a, sizeof(*a));
+				memcpy(&pi.wpi_addr, a, wfi_addr_len(a));
 				if (getsockopt(ep->fd, SOL_WIND, WIND_PEER_INFO,
 					       &pi, &pl) == 0) {
 					none_queued = !pi.wpi_queued_msgs;
@@ -837,7 +859,7 @@ static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
 	return mr->addr + off;
 }
 
-static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
+static void reply(struct wfi_ep *ep, const union wfi_addr *to,
 		  uint64_t id, int err, const void *data, size_t len)
 {
 	struct wfi_hdr h = {
@@ -845,8 +867,9 @@ static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
 		.reserved = err, .tag = id,
 	};
 	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)data, len } };
-	struct sockaddr_in dst = *to;
-	struct msghdr mh = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+	union wfi_addr dst;
+	struct msghdr mh = { .msg_name = &dst,
+			     .msg_namelen = wfi_addr_to(ep, to, &dst),
 			     .msg_iov = iov, .msg_iovlen = err ? 1 : 2 };
 	ssize_t n;
 
@@ -862,7 +885,7 @@ static void reply(struct wfi_ep *ep, const struct sockaddr_in *to,
 }
 
 static void remote_cq_data(struct wfi_ep *ep, uint64_t data, size_t len,
-			   const struct sockaddr_in *from)
+			   const union wfi_addr *from)
 {
 	struct wfi_cqe c = {
 		.e = { .flags = FI_REMOTE_WRITE | FI_RMA | FI_REMOTE_CQ_DATA,
@@ -932,9 +955,10 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 }
 
 static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
-			 const struct sockaddr_in *from)
+			 const union wfi_addr *from)
 {
-	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))];
+	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
+		  CMSG_SPACE(sizeof(uint32_t))];
 	struct wfi_hdr hh;
 	struct iovec iov = { &hh, sizeof(hh) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
@@ -970,7 +994,7 @@ static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
-			 size_t len, const struct sockaddr_in *from)
+			 size_t len, const union wfi_addr *from)
 {
 	struct {
 		struct wfi_hdr h;
@@ -1008,7 +1032,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
-			size_t len, const struct sockaddr_in *from)
+			size_t len, const union wfi_addr *from)
 {
 	struct wfi_rma r;
 	struct wfi_mr *mr;
@@ -1026,7 +1050,7 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 }
 
 static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
-			  size_t len, const struct sockaddr_in *from)
+			  size_t len, const union wfi_addr *from)
 {
 	char *buf = malloc(len ? len : 1), *old = NULL, *opnd, *cmp = NULL, *dst;
 	struct wfi_rma *r = (struct wfi_rma *)buf;
@@ -1096,7 +1120,7 @@ out:
 }
 
 void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
-		      const struct sockaddr_in *from)
+		      const union wfi_addr *from)
 {
 	switch (h->op) {
 	case WFI_OP_RESP:

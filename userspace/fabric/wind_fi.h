@@ -100,6 +100,16 @@ struct wfi_rma {
 #define WFI_KEY_REGION(k)	((uint32_t)((k) >> 12))
 #define WFI_KEY_PGOFF(k)	((k) & 0xfffULL)
 
+/* An endpoint's address: IPv4 (FI_SOCKADDR_IN, AF_INET sockets) or IPv6
+ * (FI_SOCKADDR_IN6, AF_INET6 sockets).  Kept normalized: an IPv4 peer
+ * that an AF_INET6 socket names v4-mapped is stored as a sockaddr_in. */
+union wfi_addr {
+	struct sockaddr		sa;
+	struct sockaddr_in	sin;
+	struct sockaddr_in6	sin6;
+};
+#define WFI_ADDRSTRLEN	(INET6_ADDRSTRLEN + 16)
+
 struct wfi_list {
 	struct wfi_list *next, *prev;
 };
@@ -174,7 +184,7 @@ struct wfi_av {
 	struct fid_av		av;
 	struct wfi_domain	*dom;
 	enum fi_av_type		type;
-	struct sockaddr_in	*addrs;
+	union wfi_addr		*addrs;
 	bool			*used;
 	size_t			count, cap;
 	int			refs;
@@ -233,7 +243,7 @@ struct wfi_rx {
 
 struct wfi_unexp {
 	struct wfi_list		link;
-	struct sockaddr_in	from;
+	union wfi_addr		from;
 	struct wfi_hdr		hdr;
 	size_t			len;
 	void			*buf;
@@ -246,7 +256,7 @@ struct wfi_ep {
 	struct fi_info		*info;
 	int			fd;
 	bool			enabled;
-	struct sockaddr_in	name;
+	union wfi_addr		name;
 	struct wfi_av		*av;
 	struct wfi_cq		*tx_cq, *rx_cq;
 	bool			tx_selective, rx_selective;
@@ -287,9 +297,11 @@ struct wfi_pend {
 	size_t			nres;
 	size_t			reslen;
 	/* An async Direct Map write (dm): its message is the dm_idx'th the
-	 * kernel queued to the target (wpi_tx_messages); it is resolved once
-	 * the target acknowledged that many, or refused on the error queue,
-	 * and then (resend) sent again the software way from wiov/wrma. */
+	 * kernel queued to the target (wpi_tx_messages) and carries the low
+	 * 32 bits of id as its WIND_CMSG_MSGID; it is resolved once the
+	 * target acknowledged that many, or by a refusal on the error queue
+	 * naming that id, and then (resend) sent again the software way from
+	 * wiov/wrma.  Up to 15 of them may be in flight per target. */
 	bool			dm, dm_acked, resend;
 	uint64_t		dm_idx;
 	struct iovec		wiov[WFI_IOV_LIMIT];
@@ -322,9 +334,17 @@ int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **dom, void *context);
 int wfi_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 		struct fid_av **av, void *context);
-int wfi_av_reverse(struct wfi_av *av, const struct sockaddr_in *sin,
+int wfi_av_reverse(struct wfi_av *av, const union wfi_addr *sin,
 		   fi_addr_t *out);
-const struct sockaddr_in *wfi_av_addr(struct wfi_av *av, fi_addr_t addr);
+const union wfi_addr *wfi_av_addr(struct wfi_av *av, fi_addr_t addr);
+
+/* address helpers (domain.c) */
+socklen_t wfi_addr_len(const union wfi_addr *a);
+void wfi_addr_norm(union wfi_addr *a);
+bool wfi_addr_same(const union wfi_addr *a, const union wfi_addr *b);
+const char *wfi_addr_str(const union wfi_addr *a, char *buf, size_t len);
+socklen_t wfi_addr_to(const struct wfi_ep *ep, const union wfi_addr *a,
+		      union wfi_addr *out);
 
 /* cq.c */
 int wfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
@@ -365,11 +385,11 @@ int wfi_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 		     enum fi_op op, struct fi_atomic_attr *attr, uint64_t flags);
 /* progress: handle an RMA message whose header was peeked (lock held) */
 void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
-		      const struct sockaddr_in *from);
-void wfi_rma_peer_failed(struct wfi_ep *ep, const struct sockaddr_in *peer,
+		      const union wfi_addr *from);
+void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			 int err);
-unsigned int wfi_rma_refused(struct wfi_ep *ep, const struct sockaddr_in *peer,
-			     int err, unsigned int count);
+unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
+			     int err, uint32_t msgid);
 void wfi_rma_dm_progress(struct wfi_ep *ep);
 void wfi_rma_free(struct wfi_ep *ep);
 uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);

@@ -56,6 +56,10 @@ enum wind_msgtype {
 
 /* cmsg_type at level SOL_WIND */
 #define WIND_CMSG_DSM		1	/* struct wind_dsm */
+/* send only: a __u32 the caller chooses, which the message's refusal
+ * report on the error queue carries in ee_data (0 without it)
+ */
+#define WIND_CMSG_MSGID		2
 
 /* Error queue: sock_extended_err.ee_origin for Wind failures */
 #define SO_EE_ORIGIN_WIND	6

@@ -22,6 +22,8 @@
  * its memory, the FI_REMOTE_CQ_DATA completion and its FI_RMA_EVENT
  * counters (the endpoint's remote writes and reads, the MR's remote
  * writes: exactly the operations that succeeded), and reports back.
+ * With FI_RMA_TEST_IPV6=1 in the environment both ends ask for IPv6
+ * endpoints (FI_SOCKADDR_IN6).
  * Last, the server closes its endpoint and removes FILE, and a read the
  * client posts then must complete in error (Wind reports the closed
  * port), not hang.  Exit status 0 when every check passed; each failure
@@ -67,7 +69,7 @@ static struct fid_cq *cq;
 static bool prov_keys;
 
 struct srvinfo {
-	struct sockaddr_in name;
+	struct sockaddr_in6 name;	/* an IPv4 or IPv6 endpoint name */
 	uint64_t key, rokey;
 	uint64_t ovkey[2];	/* two MRs that share a page */
 };
@@ -99,6 +101,9 @@ static void setup(void)
 	hints->fabric_attr->prov_name = strdup("wind");
 	hints->domain_attr->mr_mode = prov_keys ? FI_MR_PROV_KEY : 0;
 	hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+	/* FI_RMA_TEST_IPV6=1: IPv6 endpoints (AF_INET6 Wind sockets) */
+	if (getenv("FI_RMA_TEST_IPV6"))
+		hints->addr_format = FI_SOCKADDR_IN6;
 	CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info));
 	fi_freeinfo(hints);
 	if (!(info->caps & FI_RMA) || !(info->caps & FI_ATOMIC) ||
@@ -107,6 +112,8 @@ static void setup(void)
 		     (unsigned long long)info->caps);
 	if (prov_keys != !!(info->domain_attr->mr_mode & FI_MR_PROV_KEY))
 		FAIL("mr_mode %#x", info->domain_attr->mr_mode);
+	if (getenv("FI_RMA_TEST_IPV6") && info->addr_format != FI_SOCKADDR_IN6)
+		FAIL("addr_format %u, not FI_SOCKADDR_IN6", info->addr_format);
 	if (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
 		FAIL("FI_MR_VIRT_ADDR: this test uses offsets");
 	CHECK(fi_fabric(info->fabric_attr, &fabric, NULL));
@@ -203,6 +210,65 @@ static void must_fail_with(void *ctx, const char *what, int want)
 		printf("# %s: %s, as it should\n", what, fi_strerror(e.err));
 }
 
+/*
+ * PIPE writes to one target posted back to back, none waited for: those
+ * into the fi_write area again (the same bytes, 512 each) must succeed,
+ * the others (a wrong key; past the MR's pages) must fail, each with
+ * its own error completion.  With the provider's keys all of them are in
+ * flight at once as async Direct Map messages, and the target's kernel
+ * refuses the bad ones on the error queue, naming each.
+ */
+#define PIPE		12
+#define PIPE_OK		6	/* j % 4 is 0 or 2 */
+static void pipelined_writes(fi_addr_t s, uint64_t key)
+{
+	static char src[W_LEN];
+	int ctxs[PIPE], seen[PIPE] = { 0 };
+	int j, n;
+
+	for (j = 0; j < W_LEN; j++)
+		src[j] = pat(3, j);
+	for (j = 0; j < PIPE; j++) {
+		uint64_t k = j % 4 == 1 ? key ^ 0x5a5a0000ULL : key;
+		uint64_t off = j % 4 == 3 ? MRLEN + 8192 : W_OFF + j * 512;
+
+		POST(fi_write(ep, src + j * 512, 512, NULL, s, off, k,
+			      &ctxs[j]));
+	}
+	for (n = 0; n < PIPE; n++) {
+		struct fi_cq_data_entry c;
+		struct fi_cq_err_entry e;
+		int err = wait_one(&c, &e);
+		void *ctx = err ? e.op_context : c.op_context;
+
+		for (j = 0; j < PIPE && ctx != &ctxs[j]; j++)
+			;
+		if (j == PIPE) {
+			FAIL("pipelined writes: a completion for %p", ctx);
+			continue;
+		}
+		seen[j]++;
+		if (j % 2 == 0 && err)
+			FAIL("pipelined write %d: error %s", j, fi_strerror(e.err));
+		else if (j % 2 == 0 && !(c.flags & FI_WRITE))
+			FAIL("pipelined write %d: flags %#llx", j,
+			     (unsigned long long)c.flags);
+		else if (j % 2 && !err)
+			FAIL("pipelined write %d (bad) succeeded", j);
+		else if (j % 4 == 1 && e.err != FI_EKEYREJECTED)
+			FAIL("pipelined write %d (wrong key): %s", j,
+			     fi_strerror(e.err));
+		else if (j % 4 == 3 && e.err != FI_EINVAL)
+			FAIL("pipelined write %d (past the pages): %s", j,
+			     fi_strerror(e.err));
+	}
+	for (j = 0; j < PIPE; j++)
+		if (seen[j] != 1)
+			FAIL("pipelined write %d: %d completions", j, seen[j]);
+	printf("# %d pipelined writes to one target: %d done, %d refused, each its own\n",
+	       PIPE, PIPE_OK, PIPE - PIPE_OK);
+}
+
 static char *page_buf(void)
 {
 	char *p;
@@ -225,7 +291,7 @@ static int server(const char *file)
 	struct fi_cq_err_entry e;
 	int64_t *a = (int64_t *)(mem + A_OFF);
 	bool got_data = false;
-	struct sockaddr_in done;
+	struct sockaddr_in6 done;
 	int ctx, verdict, i;
 	FILE *f;
 
@@ -288,18 +354,20 @@ static int server(const char *file)
 		FAIL("no FI_REMOTE_CQ_DATA completion for fi_writedata");
 	/* the remote operations that succeeded: writes: fi_write,
 	 * fi_writedata, 12 atomics that write, 2 into the MRs sharing a
-	 * page; reads: 3 of the MR, 1 of the read-only one, 1 ATOMIC_READ;
-	 * into the MR: the 2 writes and the 12 atomics */
+	 * page, PIPE_OK pipelined ones; reads: 3 of the MR, 1 of the
+	 * read-only one, 1 ATOMIC_READ; into the MR: the 2 writes, the 12
+	 * atomics and the pipelined ones */
 	printf("# server: FI_RMA_EVENT counters: remote writes %llu, remote reads %llu, writes into the MR %llu\n",
 	       (unsigned long long)fi_cntr_read(rwc),
 	       (unsigned long long)fi_cntr_read(rrc),
 	       (unsigned long long)fi_cntr_read(mwc));
-	if (fi_cntr_read(rwc) != 16 || fi_cntr_read(rrc) != 5 ||
-	    fi_cntr_read(mwc) != 14)
-		FAIL("server: FI_RMA_EVENT counters %llu %llu %llu, want 16 5 14",
+	if (fi_cntr_read(rwc) != 16 + PIPE_OK || fi_cntr_read(rrc) != 5 ||
+	    fi_cntr_read(mwc) != 14 + PIPE_OK)
+		FAIL("server: FI_RMA_EVENT counters %llu %llu %llu, want %d 5 %d",
 		     (unsigned long long)fi_cntr_read(rwc),
 		     (unsigned long long)fi_cntr_read(rrc),
-		     (unsigned long long)fi_cntr_read(mwc));
+		     (unsigned long long)fi_cntr_read(mwc),
+		     16 + PIPE_OK, 14 + PIPE_OK);
 	if (fi_cntr_readerr(rwc) || fi_cntr_readerr(rrc) || fi_cntr_readerr(mwc))
 		FAIL("server: FI_RMA_EVENT error counts");
 	for (i = 0; i < W_LEN; i++)
@@ -358,7 +426,7 @@ static int server(const char *file)
 static int client(const char *file)
 {
 	char *buf = malloc(W_LEN), *rd = malloc(W_LEN);
-	struct sockaddr_in myname;
+	struct sockaddr_in6 myname;
 	size_t len = sizeof(myname);
 	struct fi_atomic_attr aa;
 	struct srvinfo si;
@@ -507,6 +575,7 @@ static int client(const char *file)
 			     i, rd[i] & 0xff);
 			break;
 		}
+	pipelined_writes(s, key);
 	POST(fi_read(ep, rd, 64, NULL, s, MRLEN - 32, key, &ctx));
 	must_fail(&ctx, "fi_read past the MR's end");
 	POST(fi_write(ep, buf, 64, NULL, s, 0, si.rokey, &ctx));
