@@ -94,6 +94,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_CHALLENGES]	= WIND_A_STATS_OUT_CHALLENGES,
 	[WIND_MIB_IN_NO_STATE]		= WIND_A_STATS_IN_NO_STATE,
 	[WIND_MIB_IN_FILTERED]		= WIND_A_STATS_IN_FILTERED,
+	[WIND_MIB_OUT_TIMEOUTS]		= WIND_A_STATS_OUT_TIMEOUTS,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */

@@ -48,6 +48,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_CHALLENGES]	= "OutChallenges",
 	[WIND_MIB_IN_NO_STATE]		= "InNoState",
 	[WIND_MIB_IN_FILTERED]		= "InFiltered",
+	[WIND_MIB_OUT_TIMEOUTS]		= "OutTimeouts",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

@@ -159,6 +159,7 @@ static void rtx_timeout(struct wind_peer *peer)
 	} else {
 		struct sk_buff *first = NULL;
 
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_TIMEOUTS);
 		skb_queue_walk(&peer->wq, skb) {
 			if (skb == peer->send_head)
 				break;

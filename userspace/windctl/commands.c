@@ -46,6 +46,7 @@ static const struct {
 	{ WIND_A_STATS_OUT_CHALLENGES,		"OutChallenges" },
 	{ WIND_A_STATS_IN_NO_STATE,		"InNoState" },
 	{ WIND_A_STATS_IN_FILTERED,		"InFiltered" },
+	{ WIND_A_STATS_OUT_TIMEOUTS,		"OutTimeouts" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
