@@ -5,7 +5,7 @@
  *   windperf -s [-6] -p PROTO [-P PORT] [-n N] [-b BYTES]
  *   windperf -c HOST [-6] -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N]
  *            [-r REPS] [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS]
- *            [-W SECS] [-j]
+ *            [-W SECS] [-j] [-S SENDERS -E NETNS-PREFIX]
  *
  * PROTO is wind, udp or tcp; one code path serves all three: a message is
  * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
@@ -36,6 +36,12 @@
  *          of the -n, the rows' repetitions alternating too
  *   mem    Wind only: one socket talks once to each of -n ports, then the
  *          kernel's slab use per peer (see mem_test())
+ *   incast -S senders, one per netns -E PREFIX1..n, stream -m byte
+ *          messages (default 65536) to HOST at once; rows per -k count
+ *          (default 1,n): aggregate goodput (see incast_client())
+ *   hol    ping-pong of -m bytes (default 32) alone and beside a stream of
+ *          -q byte messages (default 65536) on the same socket (see
+ *          hol_client())
  *
  * Each test runs -r repetitions of -d seconds; with several protocols
  * (-p wind,udp,tcp: one server each, on the same port number) their
