@@ -79,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -1376,6 +1377,10 @@ static _Noreturn void incast_kid_main(enum proto p,
 	struct incast_cmd cmd;
 	struct ctx c;
 
+	/* a sender outlives no parent, and a stalled one ends the run (the
+	 * parent sees it gone) rather than hang it
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	incast_enter_netns(i);
 	client_open(&c, p, server, port, 1);
 	for (;;) {
@@ -1387,8 +1392,10 @@ static _Noreturn void incast_kid_main(enum proto p,
 		if (!cmd.run)
 			_exit(0);
 		counters(p, c0);
+		alarm((unsigned int)cmd.secs + 60);
 		bulk_send(&c, &r, cmd.secs, cmd.session, &res.sent);
 		get_stat(&c, cmd.session, &st, &res.timeouts);
+		alarm(0);
 		res.t_end = now_s();
 		counters(p, c1);
 		res.bytes = st.bytes;
