@@ -88,6 +88,15 @@ def merge(a, b):
             m[k] = a[k] + b[k]
     if "best_us" in a and "best_us" in b:
         m["best_us"] = min(a["best_us"], b["best_us"])
+    if "p99_us" in a and "p99_us" in b:
+        # no exchange list to merge: the larger round's p99 bounds the
+        # p99 of both from above
+        m["p99_us"] = max(a["p99_us"], b["p99_us"])
+        m["mean_us"] = (a["mean_us"] * a["ops"] + b["mean_us"] * b["ops"]) / max(ops, 1)
+    for k in ("snd_retrans", "snd_rto", "rcv_retrans", "rcv_rto", "snd_pkts_out",
+              "retrans_total", "rto"):
+        if k in a and k in b:
+            m[k] = a[k] + b[k]
     if m.get("sent"):
         m["loss_pct"] = 100.0 * (m["sent"] - m["rcvd"]) / m["sent"]
     return m
@@ -114,17 +123,17 @@ class Results:
             tag = ("round", run["round"]) if "round" in run else ("run", run.get("run"))
             for r in run.get("rows", []):
                 peers = r.get("peers", run.get("peers", 1))
-                if run["row"] != "peers":
+                if run["row"] not in ("peers", "incast"):
                     peers = 1
                 key = (run["row"], run["loss"], run["proto"],
-                       r.get("size"), r.get("reply", 0), peers)
+                       r.get("size"), r.get("reply", 0), peers, r.get("load", 0))
                 r["rep_ids"] = [tag + (i,) for i in range(len(r.get("rep_values", [])))]
                 self.idx[key] = merge(self.idx[key], r) if key in self.idx else r
 
-    def get(self, row, proto, size=None, reply=0, loss=None, peers=1):
-        if "bulk" in row and proto == "udp" and size == 65536:
+    def get(self, row, proto, size=None, reply=0, loss=None, peers=1, load=0):
+        if ("bulk" in row or row == "incast") and proto == "udp" and size == 65536:
             size = 65507
-        return self.idx.get((row, loss, proto, size, reply, peers))
+        return self.idx.get((row, loss, proto, size, reply, peers, load))
 
     def mem(self):
         for key, r in self.idx.items():
@@ -145,6 +154,14 @@ def cell(r, digits=1):
     return f"{r['median']:.{digits}f} ({r['min']:.{digits}f}–{r['max']:.{digits}f})"
 
 
+def lcell(r, digits=1):
+    """A latency cell: cell() and the p99 of every exchange."""
+    if r is None:
+        return "–"
+    p99 = f", p99 {r['p99_us']:.0f}" if "p99_us" in r else ""
+    return cell(r, digits) + p99
+
+
 def mean_row(r):
     """The row with its mean time per operation as the value ratios use."""
     if r is None:
@@ -156,7 +173,8 @@ def mean_row(r):
 def mcell(r):
     if r is None:
         return "–"
-    return f"{r['median']:.0f} ({r['median_of_reps']:.0f})"
+    p99 = f", p99 {r['p99_us']:.0f}" if "p99_us" in r else ""
+    return f"{r['median']:.0f} ({r['median_of_reps']:.0f}{p99})"
 
 
 def ratio(a, b):
@@ -299,7 +317,109 @@ def targets(R, meta):
     # 10, 11. IPv6, raw and inside UDP, against raw IPv4 Wind, same run
     if R.get("ipv6-raw4-rtt", "wind", 32):
         t.extend(ipv6_targets(R))
+    t.extend(incast_hol_targets(R))
     return t
+
+
+def incast_n(R):
+    """The largest sender count of the incast rows (16), or None."""
+    ns = [k[5] for k in R.idx if k[0] == "incast" and k[2] == "wind"]
+    return max(ns) if ns else None
+
+
+def incast_hol_targets(R):
+    """Issue 16's targets 6 (incast) and 7 (head-of-line)."""
+    t = []
+    n = incast_n(R)
+    if n:
+        one, many = R.get("incast", "wind", 65536, peers=1), R.get("incast", "wind", 65536, peers=n)
+        c1, cn = R.get("incast", "tcp", 65536, peers=1), R.get("incast", "tcp", 65536, peers=n)
+        r, rc = ratio(many, one), ratio(cn, c1)
+        rto = many.get("snd_rto") if many else None
+        t.append((f"incast: {n} senders to one receiver, 64 KiB messages (issue 16)",
+                  "no retransmission timeout; aggregate goodput >= 0.9x one sender's",
+                  f"Wind {fmt(many and many['median'])} Mbit/s with {n} vs "
+                  f"{fmt(one and one['median'])} with 1: {rfmt(r)}x; senders' OutTimeouts "
+                  f"{fmt(rto, 0)}, OutRetransmits {fmt(many and many.get('snd_retrans'), 0)} "
+                  f"(TCP: {rfmt(rc)}x, TCPTimeouts {fmt(cn and cn.get('snd_rto'), 0)})",
+                  r is not None and r >= 0.9 and rto == 0))
+    alone, loaded = R.get("hol", "wind", 32), R.get("hol", "wind", 32, load=1)
+    if alone or loaded:
+        tl = R.get("hol", "tcp", 32, load=1)
+        x = (loaded["p99_us"] / alone["median"]
+             if alone and loaded and alone.get("median") else None)
+        t.append(("head-of-line: 32 B round trip beside a 64 KiB stream on the same "
+                  "socket (issue 16)", "p99 <= 3x the unloaded median",
+                  f"Wind p99 {fmt(loaded and loaded['p99_us'], 0)} µs loaded vs median "
+                  f"{fmt(alone and alone['median'])} alone: {rfmt(x)}x (TCP p99 "
+                  f"{fmt(tl and tl['p99_us'], 0)})",
+                  x is not None and x <= 3.0))
+    return t
+
+
+def incast_hol(R):
+    """The incast and head-of-line tables (markdown lines)."""
+    L = []
+    w = L.append
+    n = incast_n(R)
+    if n:
+        w("## Incast: one receiver, many senders at once (issue 16)\n")
+        w(f"A bridge with {n + 1} veth ports (MTU 1500): the receiver's netns and {n} "
+          "sender netns, one sender process each, all streaming 64 KiB messages (UDP: "
+          "65507 B) to one server socket (TCP: one connection each) for the repetition's "
+          "time, then asking the server for their session's count. Aggregate goodput: the "
+          "bytes the server got over the time until the last sender's answer. The 1-sender "
+          "and n-sender rows alternate; ratios pair their rounds. Counters are totals over "
+          "the repetitions: the senders' (Wind OutRetransmits / OutTimeouts, TCP "
+          "RetransSegs / TcpExt TCPTimeouts) and the receiver's.\n")
+        w("| senders | Wind | UDP delivered (loss) | TCP | Wind/UDP | Wind/TCP |")
+        w("|---|---|---|---|---|---|")
+        for k in (1, n):
+            rs = [R.get("incast", p, 65536, peers=k) for p in PROTOS]
+            ul = f" ({rs[1]['loss_pct']:.1f}% lost)" if rs[1] else ""
+            w(f"| {k} | {cell(rs[0])} | {cell(rs[1])}{ul} | {cell(rs[2])} | "
+              f"{rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+        w("")
+        w(f"| senders | {n} / 1, Wind | {n} / 1, UDP | {n} / 1, TCP | Wind senders: "
+          "retransmits, timeouts | TCP senders: retransmits, timeouts |")
+        w("|---|---|---|---|---|---|")
+        one = [R.get("incast", p, 65536, peers=1) for p in PROTOS]
+        many = [R.get("incast", p, 65536, peers=n) for p in PROTOS]
+
+        def ctr(r):
+            if r is None:
+                return "–"
+            return f"{r.get('snd_retrans', 0):.0f}, {r.get('snd_rto', 0):.0f}"
+        w(f"| {n} | " + " | ".join(rfmt(ratio(m, o)) for m, o in zip(many, one))
+          + f" | {ctr(many[0])} | {ctr(many[2])} |")
+        w("")
+    alone = [R.get("hol", p, 32) for p in PROTOS]
+    loaded = [R.get("hol", p, 32, load=1) for p in PROTOS]
+    if any(alone) or any(loaded):
+        w("## Head-of-line: 32 B round trip beside a 64 KiB stream (issue 16)\n")
+        w("One client socket (TCP: one connection carrying both) to one server: a 32 B "
+          "ping-pong alone, and while a second thread streams 64 KiB messages on the same "
+          "socket to the same server; the rows' repetitions alternate. Wind's pings are "
+          "async-reliable (`MSG_WIND_RELIABLE`: delivered as soon as they are in, free to "
+          "overtake); the stream is async-ordered. Cells: median of the repetitions' "
+          "medians (min–max), p99 of every exchange, µs; the stream's goodput below.\n")
+        w("| row | Wind | UDP | TCP | Wind/UDP | Wind/TCP |")
+        w("|---|---|---|---|---|---|")
+        w("| 32 B ping-pong alone | " + " | ".join(lcell(r) for r in alone)
+          + f" | {rfmt(ratio(alone[0], alone[1]))} | {rfmt(ratio(alone[0], alone[2]))} |")
+        w("| 32 B ping-pong beside the stream | " + " | ".join(lcell(r) for r in loaded)
+          + f" | {rfmt(ratio(loaded[0], loaded[1]))} | {rfmt(ratio(loaded[0], loaded[2]))} |")
+
+        def p99x(a, b):
+            if not a or not b or not a.get("median") or "p99_us" not in b:
+                return "–"
+            return f"{b['p99_us'] / a['median']:.1f}x"
+        w("| loaded p99 / unloaded median | "
+          + " | ".join(p99x(a, b) for a, b in zip(alone, loaded)) + " | | |")
+        w("| the stream, Mbit/s delivered | "
+          + " | ".join(fmt(r and r.get("bulk_mbps")) for r in loaded) + " | | |")
+        w("")
+    return L
 
 
 def ipv6_targets(R):
@@ -580,19 +700,21 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
     w("|---|---|---|---|---|---|")
     for size in (16, 32, 128, 1024):
         rs = [R.get("rtt", p, size) for p in PROTOS]
-        w(f"| ping-pong {size} B | " + " | ".join(cell(r) for r in rs) +
+        w(f"| ping-pong {size} B | " + " | ".join(lcell(r) for r in rs) +
           f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
     s, u, c = R.get("sync", "wind", 32), R.get("rtt", "udp", 32), R.get("rtt", "tcp", 32)
-    w(f"| sync send 32 B (Wind) vs 32 B ping-pong | {cell(s)} | {cell(u)} | {cell(c)} | "
+    w(f"| sync send 32 B (Wind) vs 32 B ping-pong | {lcell(s)} | {lcell(u)} | {lcell(c)} | "
       f"{rfmt(ratio(s, u))} | {rfmt(ratio(s, c))} |")
     rs = [R.get("rr", p, 64, 8192) for p in PROTOS]
-    w("| page fetch: 64 B request, 8 KiB reply | " + " | ".join(cell(r) for r in rs) +
+    w("| page fetch: 64 B request, 8 KiB reply | " + " | ".join(lcell(r) for r in rs) +
       f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
     for n in (2, 256):
         rs = [R.get("peers", p, 32, peers=n) for p in PROTOS]
         w(f"| 32 B ping-pong, one socket, round robin over {n} peers | " +
-          " | ".join(cell(r) for r in rs) +
+          " | ".join(lcell(r) for r in rs) +
           f" | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} |")
+    w("\nCells: median of the repetitions' medians (min–max), and the 99th "
+      "percentile of every exchange of every repetition (µs).\n")
     w("\nTCP uses one connection per peer (it has no other way); Wind and UDP one socket.\n")
 
     w("## Bulk goodput (Mbit/s of messages delivered; higher is better)\n")
@@ -617,10 +739,11 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
           "uses GSO, and so does Wind inside UDP (UDP tunnel GSO).\n")
         w("| row | Wind raw | Wind in UDP | UDP | TCP | in UDP / raw | in UDP / UDP | in UDP / TCP |")
         w("|---|---|---|---|---|---|---|---|")
-        for label, key, size, reply, _ in ENCAP_ROWS:
+        for label, key, size, reply, higher in ENCAP_ROWS:
             raw = R.get(f"encap-raw-{key}", "wind", size, reply)
             enc, u, c = (R.get(f"encap-udp-{key}", p, size, reply) for p in PROTOS)
-            w(f"| {label} | {cell(raw)} | {cell(enc)} | {cell(u)} | {cell(c)} | "
+            cl = cell if higher else lcell
+            w(f"| {label} | {cl(raw)} | {cl(enc)} | {cl(u)} | {cl(c)} | "
               f"{rfmt(ratio(enc, raw))} | {rfmt(ratio(enc, u))} | {rfmt(ratio(enc, c))} |")
         w("")
 
@@ -635,11 +758,12 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
         w("| row | Wind IPv4 raw | Wind IPv6 raw | Wind IPv6 in UDP | UDP IPv6 | TCP IPv6 | "
           "IPv6 raw / IPv4 | IPv6 in UDP / IPv4 | UDP IPv6 / IPv4 | TCP IPv6 / IPv4 |")
         w("|---|---|---|---|---|---|---|---|---|---|")
-        for label, key, size, reply, _ in ENCAP_ROWS:
+        for label, key, size, reply, higher in ENCAP_ROWS:
             w4, u4, c4 = (R.get(f"ipv6-raw4-{key}", p, size, reply) for p in PROTOS)
             w6, u6, c6 = (R.get(f"ipv6-raw6-{key}", p, size, reply) for p in PROTOS)
             e6 = R.get(f"ipv6-udp6-{key}", "wind", size, reply)
-            w(f"| {label} | {cell(w4)} | {cell(w6)} | {cell(e6)} | {cell(u6)} | {cell(c6)} | "
+            cl = cell if higher else lcell
+            w(f"| {label} | {cl(w4)} | {cl(w6)} | {cl(e6)} | {cl(u6)} | {cl(c6)} | "
               f"{rfmt(ratio(w6, w4))} | {rfmt(ratio(e6, w4))} | {rfmt(ratio(u6, u4))} | "
               f"{rfmt(ratio(c6, c4))} |")
         w("\nWind beside UDP and TCP over the same IP version (per-round ratios; "
@@ -682,7 +806,8 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
               f"{mcell(rs[2])} | {rfmt(ratio(rs[0], rs[1]))} | {rfmt(ratio(rs[0], rs[2]))} | "
               f"{rfmt(ratio(rs[0], base))} |")
         w("\nPage fetch under loss: the mean time per fetch over all repetitions (what "
-          "fetching many pages costs; ratios use it), the median in brackets. A UDP "
+          "fetching many pages costs; ratios use it), the median and the p99 of every "
+          "fetch in brackets. A UDP "
           "request that gets no reply in 20 ms is sent again (Wind's rto_min); Wind "
           "and TCP recover by themselves.\n")
 
@@ -752,6 +877,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
                 f"{k} {v[0]:+d} x {v[1]} B" for k, v in m["caches"].items()) + ".")
         w("")
 
+    L.extend(incast_hol(R))
     br, _ = busy_rxe(R, rxe)
     if br:
         b2 = meta.get("boot2", meta)

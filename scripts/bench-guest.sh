@@ -62,8 +62,25 @@
 # (net.wind.encap=1 in the client's netns), back to back, each with UDP
 # and TCP over the same IP version beside it.
 #
+# The incast rows (issue 16) build a topology of their own: a bridge in
+# netns wbench-br with 17 veth ports, the receiver wbench-r (10.98.0.1)
+# and 16 senders wbench-s1..16 (10.98.0.2..17), MTU 1500.  windperf -t
+# incast runs in wbench-r (its counters are the receiver's) and forks one
+# sender into each wbench-sN; 1 sender, then all 16 at once, stream
+# 64 KiB messages to one server socket (TCP: one connection each), their
+# repetitions alternating.
+#
+#   wbench-s1  10.98.0.2  eth0 --+
+#   ...                          +-- br0 (netns wbench-br) --+-- eth0 10.98.0.1  wbench-r
+#   wbench-s16 10.98.0.17 eth0 --+                                windperf -s wind|udp|tcp :5003
+#
+# The hol rows run on the two-netns veth: a 32 B ping-pong alone, and
+# while a second thread of the same client streams 64 KiB messages on the
+# same socket to the same server (TCP: one connection carrying both);
+# Wind's pings are async-reliable (MSG_WIND_RELIABLE), free to overtake.
+#
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem busy rxe"
+# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy rxe"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -80,7 +97,7 @@ IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem busy rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy rxe}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -116,6 +133,7 @@ cleanup() {
 	ip netns del $A 2>/dev/null
 	ip netns del $B 2>/dev/null
 	declare -F rxe_down >/dev/null && rxe_down
+	declare -F incast_down >/dev/null && incast_down
 }
 trap cleanup EXIT
 
@@ -198,7 +216,7 @@ run() {
 	local row=$1 loss=$2 protos=$3 out rc line proto
 	shift 3
 	nruns=$((nruns + 1))
-	out=$(ina "${PIN_A[@]}" "$WP" -c "${SERVER:-$IPB}" -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
+	out=$(ip netns exec "${CLIENT_NS:-$A}" "${PIN_A[@]}" "$WP" -c "${SERVER:-$IPB}" -p "$protos" -j -W 600 "$@" 2>>"$OUT/errors.log")
 	rc=$?
 	if [ $rc -ne 0 ] || [ -z "$out" ]; then
 		say "    $protos: FAILED (exit $rc; see bench/results/errors.log)"
@@ -443,6 +461,97 @@ if want mem; then
 	run mem null wind -P 20001 -n 1000 -t mem -r 1 -d 1
 	tail -n 1 "$OUT/raw.jsonl" | grep -o '"per_peer[a-z_]*": [0-9.]*' | sed 's/^/    /'
 	stop_last_server
+fi
+
+# ---- incast and head-of-line (issue 16) ------------------------------------
+INC_N=${WIND_BENCH_INCAST_N:-16}
+INC_BR=wbench-br
+INC_R=wbench-r
+INC_S=wbench-s
+INC_IP=10.98.0.1
+
+incast_down() {
+	local i
+	ip netns del $INC_R 2>/dev/null
+	for i in $(seq "$INC_N"); do
+		ip netns del $INC_S$i 2>/dev/null
+	done
+	ip netns del $INC_BR 2>/dev/null
+}
+
+# incast_up: the bridge, the receiver and INC_N senders (see the top)
+incast_up() {
+	local i ns
+	incast_down
+	ip netns add $INC_BR && ip -n $INC_BR link set lo up &&
+	ip -n $INC_BR link add br0 type bridge &&
+	ip -n $INC_BR link set br0 up || return 1
+	for i in $(seq 0 "$INC_N"); do
+		ns=$INC_S$i
+		[ "$i" = 0 ] && ns=$INC_R
+		ip netns add $ns && ip -n $ns link set lo up &&
+		ip -n $ns link add eth0 mtu 1500 type veth peer name p$i mtu 1500 netns $INC_BR &&
+		ip -n $INC_BR link set p$i master br0 &&
+		ip -n $INC_BR link set p$i up &&
+		ip -n $ns addr add 10.98.0.$((i + 1))/24 dev eth0 &&
+		ip -n $ns link set eth0 up &&
+		ip netns exec $ns sysctl -q -w net.ipv4.ipfrag_time=1 || return 1
+	done
+	for i in $(seq "$INC_N"); do
+		ip netns exec $INC_S$i ping -c 1 -W 5 $INC_IP >/dev/null || return 1
+	done
+}
+
+# softnet_drops: packets the backlog queues dropped, all CPUs
+softnet_drops() {
+	local d=0 x
+	for x in $(awk '{ print $2 }' /proc/net/softnet_stat); do
+		d=$((d + 16#$x))
+	done
+	echo $d
+}
+
+if want incast; then
+	if ! incast_up; then
+		say "    incast: cannot build the bridge topology"
+	else
+		for p in $PROTOS; do
+			ip netns exec $INC_R "$WP" -s -p "$p" -P 5003 > "/tmp/wbench-incast-$p.log" 2>&1 &
+			pids+=($!)
+		done
+		for p in $PROTOS; do
+			for _ in $(seq 600); do
+				grep -q ready "/tmp/wbench-incast-$p.log" 2>/dev/null && break
+				sleep 0.05
+			done
+		done
+		row "incast: 64 KiB messages from 1, then $INC_N senders at once (a netns each, one bridge) to one socket"
+		d0=$(softnet_drops)
+		# Wind apart: a stalled Wind run (a sender gone after 60 s) must
+		# not take UDP's and TCP's figures with it
+		for ps in wind udp,tcp; do
+			CLIENT_NS=$INC_R SERVER=$INC_IP run incast null $ps -P 5003 -t incast -S "$INC_N" \
+				-E $INC_S -k "1,$INC_N" -m 65536 $BULK
+		done
+		say "    backlog drops (softnet_stat) during the row: $(( $(softnet_drops) - d0 ))"
+		for ns in $INC_R ${INC_S}1; do
+			say "    $ns wind_stat: $(ip netns exec $ns cat /proc/net/wind_stat |
+				grep -E '^(InPackets|InErrRcvbuf|InDuplicates|OutRetransmits|OutProbes|OutTimeouts|OutCwndCuts|PeersUnreachable) ' | paste -sd' ')"
+		done
+		tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"senders": [0-9]*, "rcv_retrans": [0-9]*, "rcv_rto": [0-9]*, "snd_retrans": [0-9]*, "snd_rto": [0-9]*' |
+			paste -sd' ' | sed 's/^/    /'
+		for _ in $PROTOS; do
+			stop_last_server
+		done
+		incast_down
+	fi
+fi
+
+if want hol; then
+	row "hol: 32 B ping-pong alone and beside a 64 KiB bulk stream on the same socket (Wind pings async-reliable)"
+	run hol null $ALL -P 5001 -t hol -m 32 -q 65536 $LAT
+	tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"load": [01], "bulk_mbps": [0-9.]*\|"p99_us": [0-9.]*' |
+		paste -sd' ' | sed 's/^/    /'
 fi
 
 # ---- busy polling ---------------------------------------------------------

@@ -2,7 +2,7 @@
 /*
  * The receive path: validate a packet without trusting any field, find
  * its socket and peer, handle incarnations, then pass the acknowledgment
- * part to timer.c and the data to deliver.c.  A GSO skb that crossed a
+ * part to ack.c and the data to deliver.c.  A GSO skb that crossed a
  * veth or loopback whole (offload.c) is validated as one packet and split
  * by deliver.c; one of any other shape is segmented first.  ICMP errors
  * for packets we sent arrive here too.

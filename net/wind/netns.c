@@ -54,6 +54,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_BUNDLES]		= "InBundles",
 	[WIND_MIB_IN_BUNDLED]		= "InBundled",
 	[WIND_MIB_IN_ERR_BUNDLE]	= "InErrBundle",
+	[WIND_MIB_OUT_TIMEOUTS]		= "OutTimeouts",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

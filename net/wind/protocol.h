@@ -111,6 +111,7 @@ enum wind_mib_field {
 	WIND_MIB_IN_BUNDLES,
 	WIND_MIB_IN_BUNDLED,
 	WIND_MIB_IN_ERR_BUNDLE,		/* malformed bundles, dropped */
+	WIND_MIB_OUT_TIMEOUTS,
 	WIND_MIB_MAX
 };
 
@@ -478,9 +479,32 @@ void wind_rtx_timer_stop(struct wind_peer *peer);
 void wind_delack_timer_arm(struct wind_peer *peer);
 void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
+void wind_rtx_now(struct wind_peer *peer);
+
+static inline u32 wind_rto_min_us(const struct wind_peer *peer)
+{
+	return WIND_PARAM(peer->sk, rto_min_ms) * USEC_PER_MSEC;
+}
+
+/* The sysctls are set one at a time: a ceiling below the floor is
+ * taken as the floor (netlink refuses it outright).
+ */
+static inline u32 wind_rto_max_us(const struct wind_peer *peer)
+{
+	return max_t(u32, WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC,
+		     wind_rto_min_us(peer));
+}
+
+/* ack.c */
+enum wind_rtx_reason;
 void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		  const struct wind_ackhdr *ah);
-void wind_rtx_now(struct wind_peer *peer);
+void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
+		     enum wind_rtx_reason why);
+
+/* cc.c */
+void wind_cwnd_grow(struct wind_peer *peer, u32 acked);
+void wind_cwnd_reduce(struct wind_peer *peer, bool timeout);
 
 /* dsm.c */
 int wind_region_add(struct sock *sk, const struct wind_region *reg);

@@ -199,11 +199,12 @@ TEST_F(fail, async_error_read_by_so_error_is_not_returned_again)
  */
 TEST_F(fail, fresh_peer_unreachable_after_retries_within_documented_bound)
 {
-	long rtx0, unreach0, out0;
+	long rtx0, unreach0, out0, rto0;
 	long long t0, dt;
 
 	blackhole(_metadata);
 	rtx0 = wind_stat(wind_ns(0), "OutRetransmits");
+	rto0 = wind_stat(wind_ns(0), "OutTimeouts");
 	unreach0 = wind_stat(wind_ns(0), "PeersUnreachable");
 	out0 = wind_stat(wind_ns(0), "OutPackets");
 	t0 = wind_now_ms();
@@ -212,6 +213,8 @@ TEST_F(fail, fresh_peer_unreachable_after_retries_within_documented_bound)
 	ASSERT_EQ(POLLERR, wind_poll(self->tx, POLLERR, 15000) & POLLERR);
 	dt = wind_now_ms() - t0;
 	EXPECT_EQ(4, wind_stat(wind_ns(0), "OutRetransmits") - rtx0);
+	/* no RTT sample, so no tail loss probe: each resend is a timeout */
+	EXPECT_EQ(4, wind_stat(wind_ns(0), "OutTimeouts") - rto0);
 	EXPECT_EQ(5, wind_stat(wind_ns(0), "OutPackets") - out0);
 	EXPECT_EQ(1, wind_stat(wind_ns(0), "PeersUnreachable") - unreach0);
 	EXPECT_EQ(-1, sendto(self->tx, "y", 1, 0, (struct sockaddr *)&self->to,

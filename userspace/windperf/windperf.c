@@ -5,7 +5,7 @@
  *   windperf -s [-6] -p PROTO [-P PORT] [-n N] [-b BYTES]
  *   windperf -c HOST [-6] -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N]
  *            [-r REPS] [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS]
- *            [-W SECS] [-j]
+ *            [-W SECS] [-j] [-S SENDERS -E NETNS-PREFIX]
  *
  * PROTO is wind, udp or tcp; one code path serves all three: a message is
  * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
@@ -42,6 +42,12 @@
  *          received, counted until it said so (Wind's senders close, which
  *          waits for the ACKs, first); -M: Wind sends each batch of 16
  *          with MSG_MORE on all but the last (bundling, wind(7))
+ *   incast -S senders, one per netns -E PREFIX1..n, stream -m byte
+ *          messages (default 65536) to HOST at once; rows per -k count
+ *          (default 1,n): aggregate goodput (see incast_client())
+ *   hol    ping-pong of -m bytes (default 32) alone and beside a stream of
+ *          -q byte messages (default 65536) on the same socket (see
+ *          hol_client())
  *
  * Each test runs -r repetitions of -d seconds; with several protocols
  * (-p wind,udp,tcp: one server each, on the same port number) their
@@ -62,19 +68,24 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -140,8 +151,9 @@ static struct {
 	int udp_timeout_ms;
 	int family;		/* AF_INET, or AF_INET6 (-6) */
 	bool wire6;		/* client: the peer is IPv6 on the wire */
-	int senders;		/* msgs: sending processes (-S) */
+	int senders;		/* msgs, incast: sending processes (-S) */
 	bool more;		/* msgs: Wind with MSG_MORE (-M) */
+	const char *netns_prefix;	/* incast: -E */
 } opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20,
 	    .senders = 1 };
 
@@ -336,10 +348,31 @@ static void rb_init(struct rbuf *rb)
 
 /* ---- server ---------------------------------------------------------- */
 
-static struct {
+/* Bulk sessions, counted apart: the incast test's senders stream to one
+ * server socket at once, each in its own session.  The oldest entry makes
+ * way for a new session.
+ */
+#define WP_SESSIONS 64
+static struct srv_session {
 	uint32_t session;
 	uint64_t bytes, msgs;
-} srv;
+} srv[WP_SESSIONS];
+static unsigned int srv_next;
+
+static struct srv_session *srv_find(uint32_t session, bool create)
+{
+	struct srv_session *e;
+
+	for (int i = 0; i < WP_SESSIONS; i++)
+		if (srv[i].session == session)
+			return &srv[i];
+	if (!create)
+		return NULL;
+	e = &srv[srv_next++ % WP_SESSIONS];
+	e->session = session;
+	e->bytes = e->msgs = 0;
+	return e;
+}
 
 /* Act on one message; answer through tx() on fd (to @from for datagrams). */
 static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
@@ -362,20 +395,20 @@ static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
 		memcpy(out, &h, sizeof(h));
 		tx(c, fd, from, out, h.reply_len, 0);
 		break;
-	case OP_SINK:
-		if (h.seq != srv.session) {
-			srv.session = h.seq;
-			srv.bytes = srv.msgs = 0;
-		}
-		srv.bytes += len;
-		srv.msgs++;
+	case OP_SINK: {
+		struct srv_session *e = srv_find(h.seq, true);
+
+		e->bytes += len;
+		e->msgs++;
 		break;
+	}
 	case OP_STAT: {
 		struct wp_stat st = { .h = h };
+		struct srv_session *e = srv_find(h.seq, false);
 
-		if (h.seq == srv.session) {
-			st.bytes = srv.bytes;
-			st.msgs = srv.msgs;
+		if (e) {
+			st.bytes = e->bytes;
+			st.msgs = e->msgs;
 		}
 		tx(c, fd, from, &st, sizeof(st), 0);
 		break;
@@ -527,10 +560,11 @@ static int server(enum proto p, int port, int n)
 
 /* ---- counters ------------------------------------------------------- */
 
-#define NCTR 12
+#define NCTR 13
 enum ctr {
 	C_OUT, C_IN, C_OUTACK, C_INACK, C_RETRANS, C_LINKTX, C_LINKRX,
 	C_CPU, C_RCVERR, C_IPFRAG, C_SNDERR, C_IDLE,
+	C_RTO,		/* retransmission timeouts: Wind, TCP */
 };
 
 /* Value of @name in a "Name Value" file (/proc/net/wind_stat). */
@@ -552,12 +586,22 @@ static uint64_t kv_get(const char *file, const char *name)
 }
 
 /* Value of @name in the @proto section of /proc/net/snmp. */
+static uint64_t snmp_file_get(const char *file, const char *proto,
+			      const char *name);
+
 static uint64_t snmp_get(const char *proto, const char *name)
 {
-	char hdr[2048], val[2048], *hs, *vs, *h, *v;
+	return snmp_file_get("/proc/net/snmp", proto, name);
+}
+
+/* The same out of a file of that layout (/proc/net/netstat: TcpExt). */
+static uint64_t snmp_file_get(const char *file, const char *proto,
+			      const char *name)
+{
+	char hdr[8192], val[8192], *hs, *vs, *h, *v;
 	size_t plen = strlen(proto);
 	uint64_t ret = 0;
-	FILE *f = fopen("/proc/net/snmp", "r");
+	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return 0;
@@ -634,6 +678,7 @@ static void counters(enum proto p, double *c)
 		c[C_INACK] = kv_get("/proc/net/wind_stat", "InAcks");
 		c[C_RETRANS] = kv_get("/proc/net/wind_stat", "OutRetransmits");
 		c[C_RCVERR] = kv_get("/proc/net/wind_stat", "InErrRcvbuf");
+		c[C_RTO] = kv_get("/proc/net/wind_stat", "OutTimeouts");
 		break;
 	case P_UDP:
 		if (opt.wire6) {
@@ -652,6 +697,8 @@ static void counters(enum proto p, double *c)
 		c[C_OUT] = snmp_get("Tcp", "OutSegs");
 		c[C_IN] = snmp_get("Tcp", "InSegs");
 		c[C_RETRANS] = snmp_get("Tcp", "RetransSegs");
+		c[C_RTO] = snmp_file_get("/proc/net/netstat", "TcpExt",
+					 "TCPTimeouts");
 		break;
 	}
 	c[C_IPFRAG] = opt.wire6 ? kv_get("/proc/net/snmp6", "Ip6FragCreates") :
@@ -706,7 +753,13 @@ struct row {
 	double cd[NCTR];	/* counter deltas summed over the reps */
 	uint64_t sent, rcvd, bytes_sent, bytes_rcvd;
 	uint64_t timeouts;
+	int kind;		/* ROW_INCAST, ROW_HOL: the extra figures */
+	double scd[NCTR];	/* incast: the senders' counter deltas, summed */
+	int load;		/* hol: 1 while the bulk stream runs */
+	double bulk_bytes, bulk_secs;	/* hol: the bulk stream's */
 };
+
+enum { ROW_PLAIN, ROW_INCAST, ROW_HOL };
 
 /* Counters around one repetition: only its own traffic is counted. */
 static void rep_begin(struct ctx *c, double *c0)
@@ -789,6 +842,17 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		printf(", \"mean_us\": %.3f, \"p99_us\": %.3f",
 		       sum / r->all.n, r->all.v[(r->all.n - 1) * 99 / 100]);
 	}
+	if (r->kind == ROW_INCAST)
+		printf(", \"senders\": %d, \"rcv_retrans\": %.0f, \"rcv_rto\": %.0f"
+		       ", \"snd_retrans\": %.0f, \"snd_rto\": %.0f, "
+		       "\"snd_pkts_out\": %.0f",
+		       r->npeers, r->cd[C_RETRANS], r->cd[C_RTO],
+		       r->scd[C_RETRANS], r->scd[C_RTO], r->scd[C_OUT]);
+	if (r->kind == ROW_HOL)
+		printf(", \"load\": %d, \"bulk_mbps\": %.3f, \"retrans_total\": %.0f"
+		       ", \"rto\": %.0f",
+		       r->load, r->bulk_secs ? r->bulk_bytes * 8 / r->bulk_secs / 1e6 : 0,
+		       r->cd[C_RETRANS], r->cd[C_RTO]);
 	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
 }
 
@@ -1158,6 +1222,7 @@ static void set_default_sizes(void)
 		{ "rtt", "16,32,128,1024" }, { "sync", "32" },
 		{ "bulk", "1024,8192,65536" }, { "rr", "8192" },
 		{ "peers", "32" }, { "mem", "32" }, { "msgs", "64" },
+		{ "incast", "65536" }, { "hol", "32" },
 	};
 
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
@@ -1166,7 +1231,8 @@ static void set_default_sizes(void)
 				parse_sizes(d[i].sizes);
 			return;
 		}
-	die("unknown test %s (rtt, sync, bulk, rr, peers, mem, msgs)", opt.test);
+	die("unknown test %s (rtt, sync, bulk, rr, peers, mem, msgs, incast, hol)",
+	    opt.test);
 }
 
 /*
@@ -1368,6 +1434,437 @@ static void msgs_rep(struct ctx *c, struct row *r, int rep)
 	r->rep[rep] = tot.rcvd / t;
 }
 
+/* ---- incast: -S senders, each in a netns of its own, to one receiver --
+ *
+ * The client runs in the receiver's netns (its counters are the
+ * receiver's) and forks one sender per netns -E PREFIX1 .. PREFIXn
+ * (/var/run/netns, as ip netns names them), each with its own socket to
+ * HOST.  A repetition of the row for k senders starts the first k at
+ * once; each streams -m byte messages for -d seconds in a session of its
+ * own, then asks the server what it got.  The value is the aggregate
+ * goodput: the bytes the server got over the time from the start until
+ * the last sender's answer.  Rows: -k counts (default 1,n), alternating.
+ */
+#define WP_MAXSENDERS 64
+
+struct incast_cmd {
+	uint32_t session;
+	int run;		/* 0: exit */
+	double secs;
+};
+
+struct incast_res {
+	uint64_t sent, bytes, msgs, timeouts;
+	double t_end;
+	double cd[NCTR];
+};
+
+struct incast_kid {
+	pid_t pid;
+	int cmd, res;		/* pipes: to it, from it */
+};
+
+static void read_full(int fd, void *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("incast: a sender is gone");
+		buf = (char *)buf + n;
+		len -= n;
+	}
+}
+
+static void write_all(int fd, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	write_full(fd, &iov, 1);
+}
+
+static void incast_enter_netns(int i)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "/var/run/netns/%s%d", opt.netns_prefix,
+		 i + 1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open %s:", path);
+	if (setns(fd, CLONE_NEWNET))
+		die("setns(%s):", path);
+	close(fd);
+}
+
+static _Noreturn void incast_kid_main(enum proto p,
+				      const struct sockaddr_storage *server,
+				      int port, int i, int size, int cmdfd,
+				      int resfd)
+{
+	struct row r = { .size = size };
+	struct incast_cmd cmd;
+	struct ctx c;
+
+	/* a sender outlives no parent, and a stalled one ends the run (the
+	 * parent sees it gone) rather than hang it
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	incast_enter_netns(i);
+	client_open(&c, p, server, port, 1);
+	for (;;) {
+		struct incast_res res = { 0 };
+		double c0[NCTR], c1[NCTR];
+		struct wp_stat st;
+
+		read_full(cmdfd, &cmd, sizeof(cmd));
+		if (!cmd.run)
+			_exit(0);
+		counters(p, c0);
+		alarm((unsigned int)cmd.secs + 60);
+		bulk_send(&c, &r, cmd.secs, cmd.session, &res.sent);
+		get_stat(&c, cmd.session, &st, &res.timeouts);
+		alarm(0);
+		res.t_end = now_s();
+		counters(p, c1);
+		res.bytes = st.bytes;
+		res.msgs = st.msgs;
+		for (int j = 0; j < NCTR; j++)
+			res.cd[j] = c1[j] - c0[j];
+		write_all(resfd, &res, sizeof(res));
+	}
+}
+
+static void incast_spawn(struct incast_kid *kids, int n, enum proto p,
+			 const struct sockaddr_storage *server, int port,
+			 int size)
+{
+	for (int i = 0; i < n; i++) {
+		int cp[2], rp[2];
+
+		if (pipe2(cp, O_CLOEXEC) || pipe2(rp, O_CLOEXEC))
+			die("pipe:");
+		fflush(stdout);
+		kids[i].pid = fork();
+		if (kids[i].pid < 0)
+			die("fork:");
+		if (!kids[i].pid) {
+			close(cp[1]);
+			close(rp[0]);
+			incast_kid_main(p, server, port, i, size, cp[0], rp[1]);
+		}
+		close(cp[0]);
+		close(rp[1]);
+		kids[i].cmd = cp[1];
+		kids[i].res = rp[0];
+	}
+}
+
+/* Run the first k senders at once for @secs; sums into @r (NULL: warm-up). */
+static void incast_go(struct incast_kid *kids, int k, enum proto p,
+		      struct row *r, int rep, double secs)
+{
+	uint32_t base = next_seq;
+	double c0[NCTR], c1[NCTR], t0, t_end = 0;
+	uint64_t bytes = 0;
+
+	next_seq += k;
+	counters(p, c0);
+	t0 = now_s();
+	for (int i = 0; i < k; i++) {
+		struct incast_cmd cmd = {
+			.session = base + i, .run = 1, .secs = secs,
+		};
+
+		write_all(kids[i].cmd, &cmd, sizeof(cmd));
+	}
+	for (int i = 0; i < k; i++) {
+		struct incast_res res;
+
+		read_full(kids[i].res, &res, sizeof(res));
+		if (res.t_end > t_end)
+			t_end = res.t_end;
+		bytes += res.bytes;
+		if (!r)
+			continue;
+		r->sent += res.sent;
+		r->rcvd += res.msgs;
+		r->bytes_sent += res.sent * r->size;
+		r->bytes_rcvd += res.bytes;
+		r->ops += res.sent;
+		r->timeouts += res.timeouts;
+		for (int j = 0; j < NCTR; j++)
+			r->scd[j] += res.cd[j];
+	}
+	counters(p, c1);
+	if (!r)
+		return;
+	for (int j = 0; j < NCTR; j++)
+		r->cd[j] += c1[j] - c0[j];
+	r->secs += t_end - t0;
+	r->rep[rep] = bytes * 8 / (t_end - t0) / 1e6;
+}
+
+static void incast_stop(struct incast_kid *kids, int n)
+{
+	struct incast_cmd cmd = { .run = 0 };
+
+	for (int i = 0; i < n; i++) {
+		write_all(kids[i].cmd, &cmd, sizeof(cmd));
+		close(kids[i].cmd);
+		close(kids[i].res);
+		waitpid(kids[i].pid, NULL, 0);
+	}
+}
+
+static int incast_client(const enum proto *protos, int np, const char *host,
+			 int port)
+{
+	static struct incast_kid kids[3][WP_MAXSENDERS];
+	static struct row rows[3][16];
+	struct sockaddr_storage server;
+	int n = opt.senders, nv, size = opt.sizes[0];
+
+	if (n < 1 || n > WP_MAXSENDERS || !opt.netns_prefix)
+		die("-t incast needs -S 1..%d senders and -E netns prefix",
+		    WP_MAXSENDERS);
+	parse_host(host, &server);
+	if (!opt.nks) {
+		opt.ks[opt.nks++] = 1;
+		if (n > 1)
+			opt.ks[opt.nks++] = n;
+	}
+	nv = opt.nks;
+	for (int v = 0; v < nv; v++)
+		if (opt.ks[v] < 1 || opt.ks[v] > n)
+			die("-k %d: 1..%d senders", opt.ks[v], n);
+	for (int k = 0; k < np; k++) {
+		int sz = protos[k] == P_UDP && size > 65507 ? 65507 : size;
+
+		incast_spawn(kids[k], n, protos[k], &server, port, sz);
+		incast_go(kids[k], n, protos[k], NULL, 0, 0);	/* warm-up */
+		for (int v = 0; v < nv; v++) {
+			struct row *r = &rows[k][v];
+
+			r->kind = ROW_INCAST;
+			r->reps = opt.reps;
+			r->best = 1e30;
+			r->size = sz;
+			r->npeers = opt.ks[v];
+		}
+	}
+	for (int rep = 0; rep < opt.reps; rep++)
+		for (int v = 0; v < nv; v++)
+			for (int k = 0; k < np; k++)
+				incast_go(kids[k], opt.ks[v], protos[k],
+					  &rows[k][v], rep, opt.secs);
+	for (int k = 0; k < np; k++)
+		incast_stop(kids[k], n);
+	for (int k = 0; k < np; k++) {
+		struct ctx c = { .proto = protos[k] };
+
+		if (opt.json)
+			printf("{\"proto\": \"%s\", \"test\": \"incast\", "
+			       "\"peers\": %d, \"secs_per_rep\": %.3f, \"rows\": [",
+			       proto_names[protos[k]], n, opt.secs);
+		for (int v = 0; v < nv; v++)
+			print_row(&c, &rows[k][v], true, v == 0);
+		if (opt.json)
+			printf("]}\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- hol: short messages beside a bulk stream on the same socket -----
+ *
+ * A ping-pong of -m bytes (default 32) alone, and while a second thread
+ * streams -q byte messages (default 65536) to the same server on the
+ * same socket (TCP: the same connection, frames kept whole by a lock);
+ * the two rows' repetitions alternate.  Wind's pings are async-reliable
+ * (MSG_WIND_RELIABLE): delivered as soon as they are in, they may
+ * overtake the stream, as the ordered types may not.  After a loaded
+ * repetition the stream's session is asked for its count (which also
+ * waits for what it queued), for the stream's goodput.
+ */
+static pthread_mutex_t hol_tx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct {
+	struct ctx *c;
+	int size;
+	uint32_t session;
+	atomic_bool stop;
+	uint64_t sent;
+} hol_bulk;
+
+static void hol_tx(struct ctx *c, const void *msg, size_t len, int flags)
+{
+	pthread_mutex_lock(&hol_tx_lock);
+	tx(c, c->fd[0], &c->addr[0], msg, len, flags);
+	pthread_mutex_unlock(&hol_tx_lock);
+}
+
+static void *hol_bulk_main(void *arg)
+{
+	struct wp_hdr h = {
+		.magic = WP_MAGIC, .op = OP_SINK, .seq = hol_bulk.session,
+	};
+	static char *msg;
+
+	(void)arg;
+	if (!msg)
+		msg = xcalloc(1, WP_MAXMSG);
+	memcpy(msg, &h, sizeof(h));
+	while (!atomic_load(&hol_bulk.stop)) {
+		if (hol_bulk.c->proto == P_TCP)
+			hol_tx(hol_bulk.c, msg, hol_bulk.size, 0);
+		else
+			tx(hol_bulk.c, hol_bulk.c->fd[0], &hol_bulk.c->addr[0],
+			   msg, hol_bulk.size, 0);
+		hol_bulk.sent++;
+	}
+	return NULL;
+}
+
+/* One ping-pong on the shared socket: exchange() with the lock and
+ * Wind's async-reliable type.
+ */
+static double hol_exchange(struct ctx *c, char *req, int size,
+			   uint64_t *timeouts)
+{
+	struct wp_hdr h = {
+		.magic = WP_MAGIC, .op = OP_ECHO, .seq = next_seq++,
+		.reply_len = size,
+	};
+	int flags = c->proto == P_WIND ? MSG_WIND_RELIABLE : 0;
+	struct sockaddr_storage from;
+	double t0 = now_s();
+	char *msg;
+
+	memcpy(req, &h, sizeof(h));
+	hol_tx(c, req, size, flags);
+	for (;;) {
+		ssize_t n = rx(c, c->fd[0], peer_rb(c, 0), &msg, &from);
+		struct wp_hdr rh;
+
+		if (n < 0) {		/* UDP: lost, ask again */
+			(*timeouts)++;
+			hol_tx(c, req, size, flags);
+			continue;
+		}
+		if (n == 0)
+			die("connection closed by the server");
+		memcpy(&rh, msg, sizeof(rh));
+		if (rh.magic == WP_MAGIC && rh.seq == h.seq) {
+			if (n != size)
+				die("reply of %zd bytes, expected %d", n, size);
+			break;
+		}
+	}
+	return (now_s() - t0) * 1e6;
+}
+
+static void hol_rep(struct ctx *c, struct row *r, int rep, int bulk_size)
+{
+	static struct samples s;
+	char *req = xcalloc(1, r->size);
+	double c0[NCTR], t0, t, tb = 0;
+	pthread_t th;
+
+	s.n = 0;
+	rep_begin(c, c0);
+	if (r->load) {
+		hol_bulk.c = c;
+		hol_bulk.size = bulk_size;
+		hol_bulk.session = next_seq++;
+		hol_bulk.sent = 0;
+		atomic_store(&hol_bulk.stop, false);
+		tb = now_s();
+		if (pthread_create(&th, NULL, hol_bulk_main, NULL))
+			die("pthread_create");
+		usleep(20000);		/* the stream is under way */
+	}
+	t0 = now_s();
+	do {
+		t = hol_exchange(c, req, r->size, &r->timeouts);
+		add_sample(&s, t);
+		add_sample(&r->all, t);
+		if (t < r->best)
+			r->best = t;
+	} while (now_s() - t0 < opt.secs);
+	r->secs += now_s() - t0;
+	if (r->load) {
+		struct wp_stat st;
+
+		atomic_store(&hol_bulk.stop, true);
+		pthread_join(th, NULL);
+		get_stat(c, hol_bulk.session, &st, &r->timeouts);
+		r->bulk_bytes += st.bytes;
+		r->bulk_secs += now_s() - tb;
+	}
+	rep_end(c, r, c0);
+	r->ops += s.n;
+	r->rep[rep] = median(s.v, s.n);
+	free(req);
+}
+
+static int hol_client(const enum proto *protos, int np, const char *host,
+		      int port)
+{
+	static struct row rows[3][2];
+	struct sockaddr_storage server;
+	int bulk_size = opt.reply ? opt.reply : 65536;
+	struct ctx c[3];
+
+	parse_host(host, &server);
+	if (opt.sizes[0] < (int)sizeof(struct wp_hdr) || bulk_size > (int)WP_MAXMSG ||
+	    bulk_size < (int)sizeof(struct wp_hdr))
+		die("hol: bad sizes");
+	for (int k = 0; k < np; k++) {
+		char *req = xcalloc(1, opt.sizes[0]);
+		uint64_t to = 0;
+
+		client_open(&c[k], protos[k], &server, port, 1);
+		for (int i = 0; i < 3; i++)
+			hol_exchange(&c[k], req, opt.sizes[0], &to);
+		free(req);
+		for (int v = 0; v < 2; v++) {
+			struct row *r = &rows[k][v];
+
+			r->kind = ROW_HOL;
+			r->reps = opt.reps;
+			r->best = 1e30;
+			r->size = opt.sizes[0];
+			r->npeers = 1;
+			r->load = v;
+		}
+	}
+	for (int rep = 0; rep < opt.reps; rep++)
+		for (int v = 0; v < 2; v++)
+			for (int k = 0; k < np; k++) {
+				int bs = protos[k] == P_UDP && bulk_size > 65507 ?
+					 65507 : bulk_size;
+
+				hol_rep(&c[k], &rows[k][v], rep, bs);
+			}
+	for (int k = 0; k < np; k++) {
+		if (opt.json)
+			printf("{\"proto\": \"%s\", \"test\": \"hol\", "
+			       "\"peers\": 1, \"secs_per_rep\": %.3f, "
+			       "\"bulk_size\": %d, \"rows\": [",
+			       proto_names[protos[k]], opt.secs, bulk_size);
+		for (int v = 0; v < 2; v++)
+			print_row(&c[k], &rows[k][v], false, v == 0);
+		if (opt.json)
+			printf("]}\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
 /*
  * The client: for each size, every protocol of -p warms up, then the
  * repetitions alternate between the protocols (wind, udp, tcp, wind, ...)
@@ -1382,9 +1879,13 @@ static int client(const enum proto *protos, int np, const char *host,
 	bool goodput, mem, msgs;
 	int nv;
 
-	parse_host(host, &server);
 	set_default_sizes();
 	seq_init();
+	if (!strcmp(opt.test, "incast"))
+		return incast_client(protos, np, host, port);
+	if (!strcmp(opt.test, "hol"))
+		return hol_client(protos, np, host, port);
+	parse_host(host, &server);
 	msgs = !strcmp(opt.test, "msgs");
 	goodput = !strcmp(opt.test, "bulk") || msgs;
 	mem = !strcmp(opt.test, "mem");
@@ -1483,12 +1984,14 @@ static _Noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: windperf -s [-6] -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
-		"       windperf -c HOST [-6] -p PROTO[,PROTO...] -t rtt|sync|bulk|rr|peers|mem|msgs\n"
+		"       windperf -c HOST [-6] -p PROTO[,PROTO...]\n"
+		"                -t rtt|sync|bulk|rr|peers|mem|msgs|incast|hol\n"
 		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
 		"                [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
 		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n"
-		"                [-S senders (msgs)] [-M: Wind MSG_MORE (msgs)]\n"
+		"                [-S senders (msgs, incast)] [-M: Wind MSG_MORE (msgs)]\n"
+		"                [-E netns-prefix (incast)]\n"
 		"HOST: numeric IPv4 or IPv6 address (fe80::1%%eth0 for link-local);\n"
 		"an IPv6 one makes the client's sockets AF_INET6.\n"
 		"-6: AF_INET6 sockets; a server binds [::] with IPV6_V6ONLY (beside an\n"
@@ -1504,7 +2007,7 @@ int main(int argc, char **argv)
 	enum proto protos[3];
 	char *save, *tok;
 
-	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jhS:M")) != -1) {
+	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jhS:ME:")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
 		case '6': opt.family = AF_INET6; break;
@@ -1545,6 +2048,7 @@ int main(int argc, char **argv)
 		case 'j': opt.json = true; break;
 		case 'S': opt.senders = atoi(optarg); break;
 		case 'M': opt.more = true; break;
+		case 'E': opt.netns_prefix = optarg; break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sender's side of acknowledgments: the cumulative ACK, RTT sampling,
+ * selective acknowledgment, RACK loss detection and fast retransmission,
+ * and the refusals (NAKs) an ACK carries.  The timers that back them up
+ * are in timer.c, the congestion window in cc.c.
+ */
+#include <linux/ktime.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+#include "trace.h"
+
+static u32 wind_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/* Below this, a reordering window is timer noise. */
+#define WIND_REO_WND_MIN_US	1000
+
+/**
+ * wind_retransmit() - send a packet of the write queue again
+ * @peer: the peer, its socket locked
+ * @skb: the packet, before send_head
+ * @flags: WIND_F_* flags for this transmission (WIND_F_ACKREQ or 0)
+ * @why: what found it missing, for the tracepoint
+ *
+ * The packet is marked retransmitted (Karn: no RTT sample from it) and
+ * counted in the peer's retransmits and OutRetransmits.
+ */
+void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
+		     enum wind_rtx_reason why)
+{
+	trace_wind_retransmit(peer, skb, why);
+	WIND_SKB_CB(skb)->retransmitted = 1;
+	peer->retransmits++;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
+	wind_xmit_skb(peer, skb, flags);
+}
+
+static struct sk_buff *find_seq(struct wind_peer *peer, u32 seq)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(&peer->wq, skb) {
+		if (skb == peer->send_head)
+			break;
+		if (WIND_SKB_CB(skb)->seq == seq)
+			return skb;
+	}
+	return NULL;
+}
+
+/* The receiver refused the message starting at seq: tell its sender. */
+static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
+{
+	struct wind_sync_waiter *w;
+	struct sk_buff *skb;
+
+	if (!wind_seq_in(seq, peer->snd_una, peer->snd_nxt - peer->snd_una))
+		return;
+	skb = find_seq(peer, seq);
+	/* report each refusal once, however many ACKs repeat it */
+	if (!skb || WIND_SKB_CB(skb)->frag || WIND_SKB_CB(skb)->refused)
+		return;
+	WIND_SKB_CB(skb)->refused = 1;
+	if (!error || error > 4095)
+		error = EIO;
+	list_for_each_entry(w, &peer->sync_waiters, node) {
+		if (w->first_seq == seq) {
+			w->err = error;
+			return;
+		}
+	}
+	wind_report_error(peer->sk, peer, error, 1, WIND_SKB_CB(skb)->msgid);
+}
+
+/* Was the packet sent at @t1 with @seq1 sent after the one at @t2, @seq2?
+ * The packets of one GSO skb share a time: the seq orders them.
+ */
+static bool rack_sent_after(u32 t1, u32 seq1, u32 t2, u32 seq2)
+{
+	return (s32)(t1 - t2) > 0 || (t1 == t2 && wind_seq_after(seq1, seq2));
+}
+
+/* RACK (RFC 8985), without its reordering timer: note that a packet sent
+ * at cb->tx_us arrived.  A retransmitted packet back in less than half an
+ * RTT is the original's arrival and says nothing about the resend's time.
+ * A first transmission reported after a later seq was is reordering.
+ */
+static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
+			u32 now)
+{
+	u32 tx = (u32)cb->tx_us, rtt = now - tx;
+
+	if (!cb->retransmitted && wind_seq_before(cb->seq, peer->sack_high))
+		peer->reord_seen = 1;
+	if (cb->retransmitted && rtt < peer->rtt.srtt_us / 2)
+		return;
+	if (!peer->rack_rtt_us ||
+	    rack_sent_after(tx, cb->seq, peer->rack_tx_us, peer->rack_seq)) {
+		peer->rack_tx_us = tx;
+		peer->rack_seq = cb->seq;
+		peer->rack_rtt_us = max(rtt, 1U);
+	}
+}
+
+/* A packet is lost when one sent after it arrived and it has been out
+ * longer than that one's RTT plus a reordering window: resend it.  The
+ * write queue is in seq order and first transmissions in time order, so
+ * the walk ends at the first packet sent for the first time after the
+ * newest one known to have arrived.  As in Linux's TCP, the window is 0
+ * while the peer has shown no reordering and WIND_DUPTHRESH packets were
+ * reported past a hole (the classic three duplicate ACKs): a hole is
+ * resent on the ACK that shows it, rather than on the next ACK after the
+ * window, which may not come before the probe timeout when the window is
+ * shut behind the hole.
+ */
+static void rack_detect_loss(struct wind_peer *peer, u32 now)
+{
+	u32 wait, reo = 0, lost = 0;
+	struct sk_buff *skb;
+
+	if (!peer->rack_rtt_us)
+		return;
+	if (peer->reord_seen || peer->sacked_out < WIND_DUPTHRESH)
+		reo = max_t(u32, peer->rtt.srtt_us / 4, WIND_REO_WND_MIN_US);
+	wait = peer->rack_rtt_us + reo;
+	skb_queue_walk(&peer->wq, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 tx = (u32)cb->tx_us;
+
+		if (skb == peer->send_head)
+			break;
+		if (!rack_sent_after(peer->rack_tx_us, peer->rack_seq, tx,
+				     cb->seq)) {
+			if (!cb->retransmitted)
+				break;
+			continue;
+		}
+		if (cb->sacked || now - tx < wait)
+			continue;
+		if (++lost == WIND_CONG_BURST)
+			wind_cwnd_reduce(peer, false);
+		wind_retransmit(peer, skb, 0, WIND_RTX_RACK);
+	}
+}
+
+/* Mark what the selective bitmap reports (bit i: seq ack + 1 + i); the
+ * newest first-time transmission among them gives an RTT sample.  A
+ * receiver short of memory drops out-of-order packets it reported: a
+ * packet reported before and not now is unmarked, so RACK resends it.
+ */
+static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
+		     u32 *newly)
+{
+	u32 sample = 0;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&peer->wq, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 off = cb->seq - ack - 1;
+
+		if (skb == peer->send_head)
+			break;
+		if (cb->seq == ack || (off < 64 && !((sack >> off) & 1))) {
+			if (cb->sacked) {
+				cb->sacked = 0;
+				peer->sacked_out--;
+			}
+			continue;
+		}
+		if (off >= 64)
+			break;
+		if (cb->sacked)
+			continue;
+		cb->sacked = 1;
+		peer->sacked_out++;
+		(*newly)++;
+		rack_update(peer, cb, now);
+		if (!cb->retransmitted)
+			sample = now - (u32)cb->tx_us;
+		if (wind_seq_after(cb->seq, peer->sack_high))
+			peer->sack_high = cb->seq;
+	}
+	if (sample)
+		wind_rtt_sample(&peer->rtt, sample, wind_rto_min_us(peer),
+				wind_rto_max_us(peer));
+}
+
+/**
+ * wind_ack_rcv() - process the acknowledgment part of a packet
+ * @peer: the peer it came from, its socket locked
+ * @ack: every seq before it arrived
+ * @window: packets the peer can still take after @ack
+ * @ah: the selective bitmap and the refusals that follow it (ACK packets,
+ *	validated), or NULL (data packets carry neither)
+ */
+void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
+		  const struct wind_ackhdr *ah)
+{
+	const struct wind_nak *naks = ah ? (const void *)(ah + 1) : NULL;
+	unsigned int nnaks = ah ? ntohs(ah->nnaks) : 0;
+	struct wind_sync_waiter *w, *tmp;
+	bool progress = false, woke = false;
+	u32 max_wnd, now, sample = 0, acked = 0;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	if (wind_seq_after(ack, peer->snd_nxt))
+		return;			/* acks what was never sent: bogus */
+	if (wind_seq_before(ack, peer->snd_una)) {
+		/* an old ack, overtaken by a newer one: nothing to learn */
+		wind_push(peer);
+		return;
+	}
+
+	for (i = 0; i < nnaks; i++)
+		nak_rcv(peer, ntohl(naks[i].seq), ntohl(naks[i].error));
+
+	now = wind_now_us();
+
+	while ((skb = skb_peek(&peer->wq)) && skb != peer->send_head &&
+	       wind_seq_before(WIND_SKB_CB(skb)->seq, ack)) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (cb->sacked) {
+			peer->sacked_out--;
+		} else {
+			acked++;
+			rack_update(peer, cb, now);
+			/* Karn: sample only packets sent once; one that was
+			 * reported before waited behind a hole
+			 */
+			if (!cb->retransmitted)
+				sample = now - (u32)cb->tx_us;
+		}
+		__skb_unlink(skb, &peer->wq);
+		consume_skb(skb);
+		progress = true;
+	}
+	if (sample)
+		wind_rtt_sample(&peer->rtt, sample, wind_rto_min_us(peer),
+				wind_rto_max_us(peer));
+	if (progress) {
+		peer->sk->sk_write_space(peer->sk);
+		peer->snd_una = ack;
+		if (wind_seq_before(peer->sack_high, ack))
+			peer->sack_high = ack;
+		peer->retries = 0;
+		peer->tlp_out = 0;
+		list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {
+			if (wind_seq_before(ack, w->end_seq))
+				continue;
+			w->done = true;
+			list_del_init(&w->node);
+			woke = true;
+		}
+		if (woke)
+			peer->sk->sk_state_change(peer->sk);
+	}
+	peer->got_ack = 1;
+
+	max_wnd = WIND_PARAM(peer->sk, window);
+	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
+	if (ah)
+		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
+	wind_cwnd_grow(peer, acked);
+	rack_detect_loss(peer, now);
+
+	if (peer->snd_una == peer->snd_nxt)
+		wind_rtx_timer_stop(peer);
+	else if (progress)
+		wind_rtx_timer_arm(peer);
+	wind_push(peer);
+}
