@@ -454,21 +454,33 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		skb->len -= mlen;
 	}
 	if (head) {
-		/* GRO's: the skb is the first packet (only one of our own
-		 * passes gso_layout_ok(); another's first packet would be
-		 * dropped here as one without memory, and come again)
+		/* GRO's: the skb is the first packet.  Shared with a tap
+		 * (a packet socket on the device clones what it sees), the
+		 * first packet is a copy of its head; the members are cloned
+		 * below.
 		 */
-		if (own) {
-			struct skb_shared_info *shinfo = skb_shinfo(skb);
+		pkt = skb;
+		if (!own) {
+			pkt = pskb_copy(skb, GFP_ATOMIC);
+			if (pkt) {
+				kfree_skb_list(skb_shinfo(pkt)->frag_list);
+				skb_shinfo(pkt)->frag_list = NULL;
+				pkt->data_len -= mlen;
+				pkt->len -= mlen;
+				mtrue = 0;
+			}
+		}
+		if (pkt) {
+			struct skb_shared_info *shinfo = skb_shinfo(pkt);
 
 			shinfo->gso_size = 0;
 			shinfo->gso_segs = 0;
 			shinfo->gso_type = 0;
-			if (skb->truesize > mtrue)
-				skb->truesize -= mtrue;
-			__skb_pull(skb, WIND_DATA_HLEN);
-			WIND_SKB_CB(skb)->flags &= ~WIND_F_ACKREQ;
-			now |= data_rcv_one(peer, skb);
+			if (pkt->truesize > mtrue)
+				pkt->truesize -= mtrue;
+			__skb_pull(pkt, WIND_DATA_HLEN);
+			WIND_SKB_CB(pkt)->flags &= ~WIND_F_ACKREQ;
+			now |= data_rcv_one(peer, pkt);
 		} else {
 			peer->drops++;
 			atomic_inc(&peer->sk->sk_drops);
