@@ -239,10 +239,33 @@ void wind_rq_prune(struct wind_peer *peer)
 		;
 }
 
+/* May the message of in-order packet @seq take the buffer past
+ * sk_rcvbuf?  One message of one peer at a time: the first to ask, until
+ * its last packet is in (or its peer's receive state is purged).  Were
+ * every peer's in-order packets let in, many peers' half-received
+ * messages could fill the buffer together, none complete, and nothing be
+ * read to make room: an incast of large messages would stall for good.
+ */
+static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	struct wind_peer *holder = ws->rcv_claim;
+
+	if (holder && wind_seq_before(holder->rcv_nxt, ws->rcv_claim_end)) {
+		/* its message is still incomplete */
+		return holder == peer &&
+		       wind_seq_before(cb->seq, ws->rcv_claim_end);
+	}
+	ws->rcv_claim = peer;
+	ws->rcv_claim_end = cb->seq - cb->frag + cb->nfrags;
+	return true;
+}
+
 /* Room for a packet?  An in-order packet may take the buffer up to twice
  * its size when the out-of-order ones are gone: a message that fits the
  * buffer by its bytes must be able to complete despite per-packet
- * overhead, else both ends would wait for each other.
+ * overhead, else both ends would wait for each other.  Past sk_rcvbuf,
+ * that is one message at a time (rcv_claim()).
  */
 static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 {
@@ -254,7 +277,8 @@ static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 		return false;
 	if (prune_ooo(peer, skb->truesize))
 		return true;
-	return sk_rmem_alloc_get(sk) + skb->truesize <=
+	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
+	       sk_rmem_alloc_get(sk) + skb->truesize <=
 	       2 * READ_ONCE(sk->sk_rcvbuf);
 }
 
@@ -632,8 +656,11 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest)
  */
 void wind_purge_rx(struct wind_peer *peer)
 {
+	struct wind_sock *ws = wind_sk(peer->sk);
 	struct sk_buff *skb;
 
+	if (ws->rcv_claim == peer)
+		ws->rcv_claim = NULL;
 	while ((skb = skb_peek(&peer->rq))) {
 		rq_unlink(peer, skb);
 		kfree_skb(skb);

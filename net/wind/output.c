@@ -53,17 +53,26 @@ u32 wind_full_window(const struct wind_peer *peer)
  * wind_free_window() - the window the free receive buffer allows now
  * @peer: the peer
  *
+ * The peer whose message may take the buffer past sk_rcvbuf (deliver.c)
+ * is offered the rest of that message, so that it completes at once
+ * rather than a probe at a time.
+ *
  * Return: packets we can take from @peer, at most wind_full_window().
  */
 u32 wind_free_window(const struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
+	const struct wind_sock *ws = wind_sk(sk);
 	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
+	u32 full = wind_full_window(peer), wnd;
 
-	if (READ_ONCE(wind_sk(sk)->rmem_short))
+	if (READ_ONCE(ws->rmem_short))
 		return 0;	/* net.wind.mem or the memory cgroup */
-	return min_t(u32, free > 0 ? free / pkt_truesize(peer) : 0,
-		     wind_full_window(peer));
+	wnd = min_t(u32, free > 0 ? free / pkt_truesize(peer) : 0, full);
+	if (ws->rcv_claim == peer &&
+	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end))
+		wnd = max(wnd, min(ws->rcv_claim_end - peer->rcv_nxt, full));
+	return wnd;
 }
 
 /**

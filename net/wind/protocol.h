@@ -304,6 +304,11 @@ struct wind_sock {
 	spinlock_t mem_lock;		/* sk_forward_alloc (mem.c) */
 	u32 npeers;
 	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
+	struct wind_peer *rcv_claim;	/* whose message may take the receive
+					 * buffer past sk_rcvbuf (deliver.c);
+					 * socket lock
+					 */
+	u32 rcv_claim_end;		/* the seq after that message */
 	unsigned int starved;		/* peers we advertised a small window */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Incast (wind(7), "Receive buffer"): 16 sockets in namespace A each
+send a 64 KiB async-ordered message at once to one socket in B, over
+a veth of MTU 1500, the receiver's buffer at its default.  Their
+half-received messages together exceed the buffer; the receiver lets
+one message at a time past sk_rcvbuf, so every message completes: all
+16 arrive exact, and the receiver holds nothing
+afterwards.  (Before, every peer's in-order packets were let in up to
+twice the buffer, and 16 half-received messages filled it for good.)"""
+import os
+import socket
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from windtest import (SOCK_WIND, IPPROTO_WIND, Ktap, enter,  # noqa: E402
+                      run)
+
+A, B = "wiA", "wiB"
+SENDERS, MSGS, SIZE = 16, 1, 65536
+
+
+def sh(cmd):
+    return run("sh", "-c", cmd)
+
+
+def teardown():
+    for ns in (A, B):
+        sh(f"ip netns del {ns} 2>/dev/null; true")
+
+
+def setup():
+    teardown()
+    for ns in (A, B):
+        sh(f"ip netns add {ns} && ip -n {ns} link set lo up")
+    sh(f"ip -n {A} link add eth0 type veth peer name eth0 netns {B}")
+    for ns, addr in ((A, "10.79.0.1"), (B, "10.79.0.2")):
+        sh(f"ip -n {ns} addr add {addr}/24 dev eth0")
+        sh(f"ip -n {ns} link set eth0 up")
+
+
+def payload(i, k):
+    return bytes([i, k]) + os.urandom(16) * ((SIZE - 2) // 16) + b"\0" * ((SIZE - 2) % 16)
+
+
+def rx_queue(ns, port):
+    enter(ns)
+    try:
+        with open("/proc/net/wind") as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    return int(fields[4].split(":")[1], 16)
+    finally:
+        enter(None)
+    return -1
+
+
+def main():
+    t = Ktap(3)
+    try:
+        setup()
+        enter(B)
+        rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+        rx.bind(("10.79.0.2", 7700))
+        rx.settimeout(90)
+        enter(A)
+        tx = []
+        for i in range(SENDERS):
+            s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+            s.bind(("10.79.0.1", 7800 + i))
+            s.settimeout(90)
+            tx.append(s)
+        enter(None)
+        sent = {i: [payload(i, k) for k in range(MSGS)] for i in range(SENDERS)}
+        err = []
+
+        def send(i):
+            try:
+                for m in sent[i]:
+                    tx[i].sendto(m, ("10.79.0.2", 7700))
+            except OSError as e:
+                err.append((i, e))
+
+        ths = [threading.Thread(target=send, args=(i,)) for i in range(SENDERS)]
+        for th in ths:
+            th.start()
+        got = {i: [] for i in range(SENDERS)}
+        n = 0
+        try:
+            for n in range(1, SENDERS * MSGS + 1):
+                m, src = rx.recvfrom(1 << 17)
+                got[src[1] - 7800].append(m)
+        except OSError as e:
+            err.append(("recv", e))
+            n -= 1
+        for th in ths:
+            th.join()
+        t.check("every_message_of_16_senders_arrives",
+                n == SENDERS * MSGS and not err,
+                f"{n} of {SENDERS * MSGS} arrived; errors {err}")
+        t.check("exact_and_in_order_per_sender", got == sent,
+                "; ".join(f"sender {i}: {[m[:2].hex() for m in got[i]]}"
+                          for i in got if got[i] != sent[i])[:400])
+        q = rx_queue(B, 7700)
+        t.check("receiver_holds_nothing_after", q == 0, f"rx_queue {q}")
+        for s in tx:
+            s.close()
+        rx.close()
+    finally:
+        teardown()
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    if os.geteuid() != 0:
+        print("TAP version 13\n1..0 # SKIP must be root")
+        sys.exit(4)
+    sys.exit(main())
