@@ -171,14 +171,19 @@ def family_cases(t, family):
         pk = tap(B)
         try:
             d0, gro0 = drops(B, family, 7700), stat(B, "InGroPackets")
+            full0 = stat(B, "InErrRcvbuf")
             ok, diag = exact(*exchange(tx, rx, dst))
             d, gro = drops(B, family, 7700) - d0, \
                 stat(B, "InGroPackets") - gro0
+            full = stat(B, "InErrRcvbuf") - full0
         finally:
             pk.close()
+        # drops for a full receive buffer are flow control (the reader
+        # here is slow); any other drop is a packet lost to sharing
         t.check(f"{v}_tap_on_the_device_nothing_dropped",
-                ok and gro > 0 and d == 0,
-                f"{diag}; InGroPackets {gro}, socket drops {d}")
+                ok and gro > 0 and d == full,
+                f"{diag}; InGroPackets {gro}, socket drops {d}, "
+                f"of them for a full buffer {full}")
     finally:
         tx.close()
         rx.close()
