@@ -306,7 +306,9 @@ struct wind_sock {
 	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
 	struct wind_peer *rcv_claim;	/* whose message may take the receive
 					 * buffer past sk_rcvbuf (deliver.c);
-					 * socket lock
+					 * socket lock; no reference: cleared
+					 * by wind_purge_rx(), which
+					 * wind_peer_remove() calls first
 					 */
 	u32 rcv_claim_end;		/* the seq after that message */
 	unsigned int starved;		/* peers we advertised a small window */

@@ -15,7 +15,7 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from windtest import (SOCK_WIND, IPPROTO_WIND, Ktap, enter,  # noqa: E402
-                      run)
+                      run, wind_sock_row)
 
 A, B = "wiA", "wiB"
 SENDERS, MSGS, SIZE = 16, 1, 65536
@@ -45,16 +45,8 @@ def payload(i, k):
 
 
 def rx_queue(ns, port):
-    enter(ns)
-    try:
-        with open("/proc/net/wind") as f:
-            for line in f.readlines()[1:]:
-                fields = line.split()
-                if int(fields[1].rsplit(":", 1)[1], 16) == port:
-                    return int(fields[4].split(":")[1], 16)
-    finally:
-        enter(None)
-    return -1
+    """The bytes the socket bound to @port holds for reading."""
+    return int(wind_sock_row(ns, port)[4].split(":")[1], 16)
 
 
 def main():

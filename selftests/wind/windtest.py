@@ -37,6 +37,19 @@ def wind_stat(ns, name):
     raise KeyError(name)
 
 
+def wind_sock_row(ns, port, family=socket.AF_INET):
+    """The fields of the line of /proc/net/wind (wind6 for AF_INET6) in
+    namespace ns for the socket bound to port: [sl, local, remote, st,
+    tx_queue:rx_queue, uid, inode, peers, drops]."""
+    name = "wind6" if family == socket.AF_INET6 else "wind"
+    out = run("ip", "netns", "exec", ns, "cat", f"/proc/net/{name}").stdout
+    for line in out.splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port:
+            return fields
+    raise KeyError(f"no socket on port {port} in /proc/net/{name}")
+
+
 def wind_socket(ns, port=0):
     """A Wind socket made in ns, bound to port, with a 60 s timeout."""
     enter(ns)
