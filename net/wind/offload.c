@@ -34,6 +34,15 @@
  * consecutive packets of one message merge: whatever would make one of
  * them act differently at the receiver (its ack, window or oldest, or an
  * ACK request, which only the last of a run may carry) ends the run.
+ *
+ * Inside UDP the same merge runs one layer down, as a UDP tunnel's
+ * (vxlan, geneve, fou): the namespace's tunnel sockets (udp.c) give
+ * udp_gro_receive() wind_udp_gro_receive(), which it calls with the UDP
+ * header pulled, its checksum validated and the flow's UDP ports
+ * matched; the merged skb leaves udp_gro_complete() as a UDP tunnel's
+ * GSO skb with Wind inside, shaped as a sender's (udp.c): encap_rcv
+ * makes it the raw one wind_rcv() splits, and a forwarding hop cuts it
+ * with the tunnel's segmentation and wind_gso_segment().
  */
 #include <linux/skbuff.h>
 #include <net/checksum.h>
@@ -41,6 +50,7 @@
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 #include <net/protocol.h>
+#include <net/udp.h>
 
 #include "compat.h"
 #include "protocol.h"
@@ -149,19 +159,37 @@ static struct sk_buff *wind_gso_segment(struct sk_buff *skb,
 
 /* The Wind header of the packet @skb (at the GRO offset, checked for its
  * own fields as wind_rcv() will), or NULL when it is no DATA packet of a
- * message that another may join.
+ * message that another may join.  @udp: inside our UDP, the UDP header
+ * just in front.
  */
-static const struct windhdr *gro_data_hdr(struct sk_buff *skb)
+static const struct windhdr *gro_data_hdr(struct sk_buff *skb, bool udp)
 {
 	unsigned int off = skb_gro_offset(skb), len = skb_gro_len(skb), hlen;
 	const struct windhdr *wh;
 
-	/* a GSO skb, or one inside a tunnel GRO took apart (its type would
-	 * say UDP tunnel, which means Wind inside UDP to wind_gso_segment())
+	/* A GSO skb, or one inside a tunnel GRO took apart (its type would
+	 * say UDP tunnel, which means Wind inside UDP to wind_gso_segment()).
+	 * Inside our UDP the mark is udp_gro_receive()'s, for us; it sets it
+	 * only on a packet inside no other tunnel.
 	 */
-	if (skb_is_gso(skb) || NAPI_GRO_CB(skb)->encap_mark)
+	if (skb_is_gso(skb) || (!udp && NAPI_GRO_CB(skb)->encap_mark))
 		return NULL;
-	wh = skb_gro_header(skb, off + WIND_DATA_HLEN, off);
+	if (udp) {
+		const struct udphdr *uh;
+
+		/* A datagram without a UDP checksum goes up alone, for
+		 * wind_rcv() to check Wind's; with one, UDP validated it,
+		 * over the whole packet, as it does for one not merged.
+		 * The header is in the GRO header already (udp_gro_udphdr()).
+		 */
+		uh = skb_gro_header(skb, off + WIND_DATA_HLEN,
+				    off - sizeof(*uh));
+		if (!uh || !uh->check)
+			return NULL;
+		wh = (const struct windhdr *)(uh + 1);
+	} else {
+		wh = skb_gro_header(skb, off + WIND_DATA_HLEN, off);
+	}
 	if (!wh || (wh->version_type & 0xf) != WIND_PKT_DATA ||
 	    wind_wire_check_len(wh, len) || wind_wire_check_hdr(wh, &hlen) ||
 	    wind_wire_check_body(wh) || len <= WIND_DATA_HLEN)
@@ -217,12 +245,15 @@ static int gro_merge(struct sk_buff *p, struct sk_buff *skb)
  * @head: the packets GRO holds
  * @skb: the new packet, its Wind header at the GRO offset, its checksum
  *	 validated by the caller
+ * @udp: inside our UDP (the IP and UDP layers matched the flow's
+ *	 addresses and ports)
  *
  * Return: the held skb to complete and pass up now, or NULL.
  */
 static struct sk_buff *wind_gro_receive(struct list_head *head,
-					struct sk_buff *skb)
+					struct sk_buff *skb, bool udp)
 {
+	unsigned int off = skb_gro_offset(skb);
 	const struct wind_datahdr *dh, *dh2;
 	struct windhdr *wh2;
 	const struct windhdr *wh;
@@ -234,7 +265,7 @@ static struct sk_buff *wind_gro_receive(struct list_head *head,
 	int flush;
 	u8 flags;
 
-	wh = gro_data_hdr(skb);
+	wh = gro_data_hdr(skb, udp);
 	if (!wh)
 		goto out_flush;
 	dh = (const void *)(wh + 1);
@@ -247,7 +278,8 @@ static struct sk_buff *wind_gro_receive(struct list_head *head,
 	list_for_each_entry(p, head, list) {
 		if (!NAPI_GRO_CB(p)->same_flow)
 			continue;
-		wh2 = wind_hdr(p);
+		/* all held packets have our headers where @skb has them */
+		wh2 = (struct windhdr *)(p->data + off);
 		if (wh->source != wh2->source || wh->dest != wh2->dest ||
 		    wh->src_tag != wh2->src_tag || wh->dst_tag != wh2->dst_tag) {
 			NAPI_GRO_CB(p)->same_flow = 0;
@@ -266,8 +298,16 @@ found:
 	last = ends || plen < mss;
 	flush = NAPI_GRO_CB(p)->flush;
 #ifdef WIND_HAVE_GRO_NETWORK_FLUSH
-	/* TTL, TOS and the IPv4 ID, as 6.1's IP layer did itself */
-	flush |= gro_receive_network_flush(wh, wh2, p);
+	/* TTL, TOS and the IPv4 ID, as 6.1's IP layer did itself; inside
+	 * UDP of the IP header in front of it (the core's helper would take
+	 * the UDP header, p's transport header, for ours), as an outer one
+	 */
+	if (udp)
+		flush |= __gro_receive_network_flush(wh, wh2, p,
+					off - NAPI_GRO_CB(p)->network_offset,
+					true);
+	else
+		flush |= gro_receive_network_flush(wh, wh2, p);
 #endif
 	flush |= ntohl(wh->seq) != ntohl(wh2->seq) + count;
 	flush |= ntohs(dh->frag) != ntohs(dh2->frag) + count;
@@ -309,7 +349,7 @@ static struct sk_buff *wind4_gro_receive(struct list_head *head,
 		NAPI_GRO_CB(skb)->flush = 1;
 		return NULL;
 	}
-	return wind_gro_receive(head, skb);
+	return wind_gro_receive(head, skb, false);
 }
 
 static struct sk_buff *wind6_gro_receive(struct list_head *head,
@@ -320,14 +360,31 @@ static struct sk_buff *wind6_gro_receive(struct list_head *head,
 		NAPI_GRO_CB(skb)->flush = 1;
 		return NULL;
 	}
-	return wind_gro_receive(head, skb);
+	return wind_gro_receive(head, skb, false);
+}
+
+/**
+ * wind_udp_gro_receive() - merge a packet inside UDP into a run
+ * @sk: the namespace's tunnel socket (udp.c)
+ * @head: the packets GRO holds
+ * @skb: the new packet, the UDP header pulled and its checksum validated
+ *	 by udp_gro_receive()
+ *
+ * Return: the held skb to complete and pass up now, or NULL.
+ */
+struct sk_buff *wind_udp_gro_receive(struct sock *sk, struct list_head *head,
+				     struct sk_buff *skb)
+{
+	return wind_gro_receive(head, skb, true);
 }
 
 /* A merged run as a GSO skb that wind_rcv() or a device segments: the
  * first packet's header, its checksum field holding the pseudo-header's
- * sum of the whole, as a sender's CHECKSUM_PARTIAL one.
+ * sum of the whole, as a sender's CHECKSUM_PARTIAL one; gso_size the
+ * payload per packet plus @bias, as the sender's has it.
  */
-static int wind_gro_complete(struct sk_buff *skb, int nhoff, __sum16 check)
+static int wind_gro_complete(struct sk_buff *skb, int nhoff, __sum16 check,
+			     unsigned int bias)
 {
 	struct windhdr *wh = (struct windhdr *)(skb->data + nhoff);
 
@@ -338,7 +395,7 @@ static int wind_gro_complete(struct sk_buff *skb, int nhoff, __sum16 check)
 	skb->csum_offset = offsetof(struct windhdr, check);
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb_shinfo(skb)->gso_type |= SKB_GSO_SCTP;
-	skb_shinfo(skb)->gso_size += WIND_GSO_BIAS;
+	skb_shinfo(skb)->gso_size += bias;
 	skb_shinfo(skb)->gso_segs = NAPI_GRO_CB(skb)->count;
 	WIND_INC_STATS(dev_net(skb->dev), WIND_MIB_IN_GRO_PACKETS);
 	return 0;
@@ -351,7 +408,8 @@ static int wind4_gro_complete(struct sk_buff *skb, int nhoff)
 	return wind_gro_complete(skb, nhoff,
 				 ~csum_tcpudp_magic(iph->saddr, iph->daddr,
 						    skb->len - nhoff,
-						    IPPROTO_WIND, 0));
+						    IPPROTO_WIND, 0),
+				 WIND_GSO_BIAS);
 }
 
 static int wind6_gro_complete(struct sk_buff *skb, int nhoff)
@@ -361,7 +419,46 @@ static int wind6_gro_complete(struct sk_buff *skb, int nhoff)
 	return wind_gro_complete(skb, nhoff,
 				 ~csum_ipv6_magic(&ip6h->saddr, &ip6h->daddr,
 						  skb->len - nhoff,
-						  IPPROTO_WIND, 0));
+						  IPPROTO_WIND, 0),
+				 WIND_GSO_BIAS);
+}
+
+/**
+ * wind_udp_gro_complete() - make a run merged inside UDP a GSO skb
+ * @sk: the namespace's tunnel socket
+ * @skb: the merged skb; udp_gro_complete() set its tunnel's GSO type and
+ *	 skb->encapsulation
+ * @nhoff: the offset of the Wind header
+ *
+ * The skb becomes what wind_udp_xmit() sends for a run (udp.c): inner
+ * protocol Wind, its inner headers all at the Wind header, gso_size the
+ * whole Wind packet.  The addresses Wind's checksum covers come from the
+ * pseudo-header sum that udp4_gro_complete() or udp6_gro_complete() wrote
+ * in the UDP header (wind_udp_gro_receive() merges none without a UDP
+ * checksum), as wind_gso_segment() takes them: the same code for both IP
+ * versions, whose IP layers keep the network header in different places.
+ *
+ * Return: 0.
+ */
+int wind_udp_gro_complete(struct sock *sk, struct sk_buff *skb, int nhoff)
+{
+	const struct udphdr *uh = (const void *)(skb->data + nhoff -
+						 sizeof(*uh));
+	unsigned int len = skb->len - nhoff;
+	__wsum addrs;
+
+	addrs = csum_sub(csum_unfold(uh->check),
+			 csum_tcpudp_nofold(0, 0, len + sizeof(*uh),
+					    IPPROTO_UDP, 0));
+	skb_set_inner_ipproto(skb, IPPROTO_WIND);
+	skb_set_inner_mac_header(skb, nhoff);
+	skb_set_inner_network_header(skb, nhoff);
+	skb_set_inner_transport_header(skb, nhoff);
+	return wind_gro_complete(skb, nhoff,
+				 ~csum_fold(csum_add(addrs,
+					csum_tcpudp_nofold(0, 0, len,
+							   IPPROTO_WIND, 0))),
+				 WIND_GSO_UDP_BIAS);
 }
 
 static const struct net_offload wind_offload = {

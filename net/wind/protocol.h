@@ -580,6 +580,9 @@ static inline bool wind_skb_udp(const struct sk_buff *skb)
 /* offload.c */
 int wind_offload_init(void);
 void wind_offload_exit(void);
+struct sk_buff *wind_udp_gro_receive(struct sock *sk, struct list_head *head,
+				     struct sk_buff *skb);
+int wind_udp_gro_complete(struct sock *sk, struct sk_buff *skb, int nhoff);
 
 /* netns.c */
 int wind_netns_init(void);

@@ -58,9 +58,10 @@ static int udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 	struct udphdr *uh = udp_hdr(skb);
 
 	/* A GSO skb a sender on this host built (wind_udp_xmit()), passed
-	 * whole by a veth or a bridge, becomes the raw Wind one it stands
-	 * for, which wind_rcv() splits; GRO builds none (no gro_receive).
-	 * Anything else that is not one packet is dropped.
+	 * whole by a veth or a bridge, or one GRO merged (offload.c, the
+	 * same shape), becomes the raw Wind one it stands for, which
+	 * wind_rcv() checks and splits.  Anything else that is not one
+	 * packet is dropped.
 	 */
 	if (unlikely(skb_is_gso(skb)) && !gso_unwrap(skb)) {
 		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_PACKETS);
@@ -118,6 +119,9 @@ static struct socket *udp_open(struct net *net, int port, int family)
 		.encap_rcv	= udp_encap_rcv,
 		.encap_err_lookup = udp_encap_err_lookup,
 		.encap_err_rcv	= udp_encap_err_rcv,
+		/* GRO, as vxlan's and fou's: udp_gro_receive() calls it */
+		.gro_receive	= wind_udp_gro_receive,
+		.gro_complete	= wind_udp_gro_complete,
 	};
 	struct socket *sock;
 	int err;

@@ -8,7 +8,9 @@ B merges consecutive packets of a message into GSO skbs
 64 KiB, arrives exact (the ordered ones in order); with reordering and
 loss on the way too; and with corruption, a bad packet is not merged into
 good ones (InErrChecksum moves, the message still arrives exact).  Over
-IPv4 and IPv6.  (A merged skb shared with a tap is delivered from a copy
+IPv4 and IPv6, raw and inside UDP (WIND_ENCAP: B's tunnel socket merges
+them, udp_gro_receive() calling Wind's; a corrupted datagram is UDP's to
+drop, Udp InCsumErrors, or Wind's).  (A merged skb shared with a tap is delivered from a copy
 of its head, deliver.c; a case with a packet socket on B's device was
 withdrawn: opening it in the TCG guest once oopsed on an int3 in
 flow_hash_from_keys, a static key being patched.)"""
@@ -18,8 +20,8 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import (SOCK_WIND, IPPROTO_WIND, Ktap, enter,  # noqa: E402
-                      run, wind_stat as stat)
+from windtest import (SOCK_WIND, IPPROTO_WIND, SOL_WIND, Ktap,  # noqa: E402
+                      enter, run, wind_stat as stat)
 
 MSG_WIND_RELIABLE, MSG_WIND_SYNC = 0x400000, 0x800000
 A, B = "wgA", "wgB"
@@ -28,6 +30,7 @@ ADDR = {socket.AF_INET: ("10.78.0.1", "10.78.0.2"),
 SIZES = [1, 100, 1400, 1500, 3000, 8191, 20000, 65536, 40000, 65535, 2,
          65536, 33333, 65536]
 TYPES = [0, MSG_WIND_RELIABLE, MSG_WIND_SYNC]
+WIND_ENCAP, ENCAP_UDP = 6, 1
 
 
 def sh(cmd):
@@ -63,10 +66,26 @@ def netem(spec):
     sh(f"ip netns exec {A} tc qdisc replace dev eth0 root netem {spec}")
 
 
-def sock(ns, family, port):
+def udp_stat(ns, family, name):
+    """UDP's counter name (InDatagrams, ...) in namespace ns, for one IP
+    version."""
+    if family == socket.AF_INET6:
+        out = sh(f"ip netns exec {ns} cat /proc/net/snmp6").stdout
+        return int(dict(ln.split() for ln in out.splitlines()
+                        if ln.strip())["Udp6" + name])
+    rows = [ln.split() for ln in
+            sh(f"ip netns exec {ns} cat /proc/net/snmp").stdout.splitlines()
+            if ln.startswith("Udp:")]
+    return int(dict(zip(rows[0], rows[1]))[name])
+
+
+def sock(ns, family, port, udp=False):
     enter(ns)
     try:
         s = socket.socket(family, SOCK_WIND, IPPROTO_WIND)
+        if udp:
+            # B answers inside UDP a peer that reached it so
+            s.setsockopt(SOL_WIND, WIND_ENCAP, ENCAP_UDP)
         s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", port))
         s.settimeout(60)
         return s
@@ -107,24 +126,28 @@ def exact(msgs, got, err):
         f"got {[len(g) for g in got]}"
 
 
-def family_cases(t, family):
-    v = "ipv6" if family == socket.AF_INET6 else "ipv4"
+def family_cases(t, family, udp=False):
+    v = ("udp_" if udp else "") + \
+        ("ipv6" if family == socket.AF_INET6 else "ipv4")
     dst = ADDR[family][1]
-    tx, rx = sock(A, family, 7701), sock(B, family, 7700)
+    tx, rx = sock(A, family, 7701, udp), sock(B, family, 7700)
     try:
         netem("delay 2ms")
         gro0, gso0 = stat(B, "InGroPackets"), stat(A, "OutGsoPackets")
         split0 = stat(B, "InGsoPackets")
+        udp0 = udp_stat(B, family, "InDatagrams")
         ok, diag = exact(*exchange(tx, rx, dst))
         gro, gso = stat(B, "InGroPackets") - gro0, \
             stat(A, "OutGsoPackets") - gso0
         split = stat(B, "InGsoPackets") - split0
+        in_udp = udp_stat(B, family, "InDatagrams") - udp0
         t.check(f"{v}_every_type_exact_in_order", ok, diag)
-        # merged, and split again without copying (InGsoPackets)
+        # merged, and split again without copying (InGsoPackets); inside
+        # UDP when asked (B's tunnel socket took them), raw otherwise
         t.check(f"{v}_packets_sent_one_by_one_merged_by_gro",
-                gso == 0 and gro > 0 and split > 0,
+                gso == 0 and gro > 0 and split > 0 and (in_udp > 0) == udp,
                 f"OutGsoPackets {gso}, InGroPackets {gro}, "
-                f"InGsoPackets {split}")
+                f"InGsoPackets {split}, UDP InDatagrams {in_udp}")
 
         netem("delay 2ms reorder 30% 50% loss 3%")
         ok, diag = exact(*exchange(tx, rx, dst))
@@ -132,23 +155,27 @@ def family_cases(t, family):
 
         netem("delay 2ms corrupt 5%")
         bad0, gro0 = stat(B, "InErrChecksum"), stat(B, "InGroPackets")
+        ubad0 = udp_stat(B, family, "InCsumErrors")
         ok, diag = exact(*exchange(tx, rx, dst))
         bad, gro = stat(B, "InErrChecksum") - bad0, \
             stat(B, "InGroPackets") - gro0
+        ubad = udp_stat(B, family, "InCsumErrors") - ubad0
         t.check(f"{v}_corrupted_not_merged_message_exact",
-                ok and bad > 0 and gro > 0,
-                f"{diag}; InErrChecksum {bad}, InGroPackets {gro}")
+                ok and bad + ubad > 0 and gro > 0,
+                f"{diag}; InErrChecksum {bad}, UDP InCsumErrors {ubad}, "
+                f"InGroPackets {gro}")
     finally:
         tx.close()
         rx.close()
 
 
 def main():
-    t = Ktap(8)
+    t = Ktap(16)
     try:
         setup()
-        for family in (socket.AF_INET, socket.AF_INET6):
-            family_cases(t, family)
+        for udp in (False, True):
+            for family in (socket.AF_INET, socket.AF_INET6):
+                family_cases(t, family, udp)
     finally:
         teardown()
     return 1 if t.failed else 0
