@@ -170,9 +170,10 @@ static const struct windhdr *gro_data_hdr(struct sk_buff *skb, bool udp)
 	/* A GSO skb, or one inside a tunnel GRO took apart (its type would
 	 * say UDP tunnel, which means Wind inside UDP to wind_gso_segment()).
 	 * Inside our UDP the mark is udp_gro_receive()'s, for us; it sets it
-	 * only on a packet inside no other tunnel.
+	 * only on a packet inside no other tunnel but fou, which clears it.
 	 */
-	if (skb_is_gso(skb) || (!udp && NAPI_GRO_CB(skb)->encap_mark))
+	if (skb_is_gso(skb) || NAPI_GRO_CB(skb)->is_fou ||
+	    (!udp && NAPI_GRO_CB(skb)->encap_mark))
 		return NULL;
 	if (udp) {
 		const struct udphdr *uh;
