@@ -16,7 +16,11 @@
 # WIND_NOPERF=1 runs without the profiler.  WIND_GRO=on (or off) makes
 # the client send packet by packet (TSO off, gso_max_segs 1: no GSO skbs
 # of Wind's) to a server veth with GRO on (NAPI, merging; InGroPackets)
-# or off: the receive side of GRO, A/B in one VM.
+# or off: the receive side of GRO, A/B in one VM.  WIND_NETEM="delay 1ms"
+# puts a netem qdisc with those parameters on the client's device: its
+# packets reach the server in bursts, as a NIC's interrupt coalescing
+# hands them over, which GRO merges (a veth in a one-CPU VM otherwise
+# polls them one by one).
 set -u
 REPO=${WIND_ROOT:-$(cd "$(dirname "$0")/.." && pwd -P)}
 WP=$REPO/userspace/windperf/windperf
@@ -57,6 +61,10 @@ if [ -n "${WIND_GRO:-}" ]; then
 	ip -n $A link set dev eth0 gso_max_segs 1
 	ip netns exec $A ethtool -K eth0 tso off >/dev/null || exit 1
 	ip netns exec $B ethtool -K eth0 gro "$WIND_GRO" >/dev/null || exit 1
+fi
+if [ -n "${WIND_NETEM:-}" ]; then
+	# shellcheck disable=SC2086
+	ip netns exec $A tc qdisc replace dev eth0 root netem $WIND_NETEM limit 10000 || exit 1
 fi
 ip netns exec $A ping -c 1 -W 2 10.98.0.2 >/dev/null || exit 1
 [ -n "${WIND_SYSCTL:-}" ] && modprobe wind
