@@ -436,8 +436,8 @@ static int wind6_gro_complete(struct sk_buff *skb, int nhoff)
  * whole Wind packet.  The addresses Wind's checksum covers come from the
  * pseudo-header sum that udp4_gro_complete() or udp6_gro_complete() wrote
  * in the UDP header (wind_udp_gro_receive() merges none without a UDP
- * checksum), as wind_gso_segment() takes them: the same code for both IP
- * versions, whose IP layers keep the network header in different places.
+ * checksum), as wind_gso_segment() takes them: one computation for both
+ * IP versions.
  *
  * Return: 0.
  */
