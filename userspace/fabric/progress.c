@@ -389,8 +389,10 @@ static int stash_map(struct wfi_ep *ep)
 		cap = rcvbuf;
 	p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		ep->stash_off = true;	/* peek, as without it; no retry */
 		return -1;
+	}
 	ep->stash = p;
 	ep->stash_cap = cap;
 	return 0;
@@ -658,7 +660,7 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 		ssize_t n;
 		size_t len;
 
-		if (ep->stash_next && !ep->stashed &&
+		if (ep->stash_next && !ep->stashed && !ep->stash_off &&
 		    (ep->stash || !stash_map(ep)))
 			n = stash_fill(ep);
 		else

@@ -289,6 +289,7 @@ struct wfi_ep {
 	size_t			stash_len;	/* bytes of the message in it */
 	bool			stashed;	/* it holds the next message */
 	bool			stash_next;	/* read the next one into it */
+	bool			stash_off;	/* it could not be mapped */
 	union wfi_addr		stash_from;
 	size_t			stash_ctllen;
 	char			stash_ctl[128];	/* its control messages */
