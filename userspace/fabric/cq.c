@@ -214,7 +214,7 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 {
 	struct pollfd pfd[16];
 	size_t i, n = 0;
-	bool dm = false;
+	bool dm = false, stashed = false;
 
 	pthread_mutex_lock(&dom->lock);
 	for (i = 0; i < neps && n < 16; i++) {
@@ -222,6 +222,10 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 		 * write, makes nothing readable: look again in 1 ms */
 		if (eps[i]->ndm)
 			dm = true;
+		/* a message already read from the socket (progress.c's
+		 * stash) does not make it readable */
+		if (eps[i]->stashed)
+			stashed = true;
 		pfd[n].fd = eps[i]->fd;
 		pfd[n].events = POLLIN;
 		pfd[n].revents = 0;
@@ -229,6 +233,8 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 			n++;
 	}
 	pthread_mutex_unlock(&dom->lock);
+	if (stashed)
+		timeout = 0;
 	if (!n) {
 		struct timespec ts = { 0, 1000000 };
 

@@ -227,6 +227,7 @@ static int ep_close(struct fid *fid)
 		ep->av->refs--;
 	wfi_ep_free_lists(ep);
 	wfi_rma_free(ep);
+	wfi_stash_free(ep);
 	wfi_list_del(&ep->dlink);
 	dom->refs--;
 	pthread_mutex_unlock(&dom->lock);

@@ -15,6 +15,16 @@
  * always taken).  Beyond that, messages wait in the socket, where Wind's
  * window holds their senders back.  Posted receives look at the
  * unexpected list first, so matching follows arrival order.
+ *
+ * The stash: after a message of at most WFI_STASH_SMALL bytes, progress
+ * reads the next message whole, header and payload in one recvmsg(), into
+ * a buffer of the endpoint's (as large as the socket's receive buffer,
+ * the largest message Wind queues to it, mapped lazily), and every reader
+ * of "the next message" (wfi_recv_next()) takes it from there: a small
+ * message costs one system call instead of a peek and a read, which
+ * under a busy-polling ping-pong is most of the provider's time.  After
+ * a larger message, progress peeks again, so that a large one goes
+ * straight into the receive's buffers without a copy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +33,7 @@
 #include <time.h>
 #include <arpa/inet.h>
 #include <linux/errqueue.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <linux/wind.h>
@@ -342,13 +353,151 @@ bool wfi_failed_by_report(struct wfi_ep *ep, int err)
 	return peer_dead_errno(err) || n > 0;
 }
 
+/* --- the stash --- */
+
+/* Messages up to this size (header and payload) make progress read the
+ * next one into the stash */
+#define WFI_STASH_SMALL		(16u << 10)
+
+_Static_assert(sizeof(((struct wfi_ep *)0)->stash_ctl) >=
+	       CMSG_SPACE(sizeof(struct wind_dsm)) + CMSG_SPACE(sizeof(uint32_t)),
+	       "stash_ctl holds the control messages handle_wdata() reads");
+
+void wfi_stash_free(struct wfi_ep *ep)
+{
+	if (ep->stash)
+		munmap(ep->stash, ep->stash_cap);
+	ep->stash = NULL;
+	ep->stash_cap = 0;
+	ep->stashed = false;
+	ep->stash_next = false;
+}
+
+/* Map the stash: room for the largest message the socket can queue
+ * (Wind refuses one larger than the receive buffer: EMSGSIZE to its
+ * sender), and at least for the largest one this provider sends.
+ * Return: 0, or -1 (then progress peeks, as without a stash). */
+static int stash_map(struct wfi_ep *ep)
+{
+	int rcvbuf = 0;
+	socklen_t sl = sizeof(rcvbuf);
+	size_t cap = sizeof(struct wfi_hdr) + WFI_MAX_MSG + 4096;
+	void *p;
+
+	if (!getsockopt(ep->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl) &&
+	    rcvbuf > 0 && (size_t)rcvbuf > cap)
+		cap = rcvbuf;
+	p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		ep->stash_off = true;	/* peek, as without it; no retry */
+		return -1;
+	}
+	ep->stash = p;
+	ep->stash_cap = cap;
+	return 0;
+}
+
+/* Read the next message into the stash.  Return: as recvmsg() (with
+ * MSG_TRUNC: the message's length). */
+static ssize_t stash_fill(struct wfi_ep *ep)
+{
+	struct iovec iov;
+	struct msghdr mh = {
+		.msg_name = &ep->stash_from,
+		.msg_namelen = sizeof(ep->stash_from),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ep->stash_ctl,
+		.msg_controllen = sizeof(ep->stash_ctl),
+	};
+	ssize_t n;
+
+	iov.iov_base = ep->stash;
+	iov.iov_len = ep->stash_cap;
+	n = recvmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_TRUNC);
+	if (n < 0)
+		return n;
+	if ((size_t)n > ep->stash_cap) {
+		/* cannot happen (see stash_map); its end is lost */
+		WFI_WARN(FI_LOG_EP_DATA, "dropping a message of %zd bytes\n", n);
+		return 0;
+	}
+	ep->stash_len = n;
+	ep->stash_ctllen = mh.msg_controllen;
+	ep->stashed = true;
+	return n;
+}
+
+/* A stashed message was used up: give back the pages a large one took */
+static void stash_consumed(struct wfi_ep *ep)
+{
+	ep->stashed = false;
+	if (ep->stash_len > (1u << 20))
+		madvise(ep->stash, ep->stash_len, MADV_DONTNEED);
+}
+
+/**
+ * wfi_recv_next() - recvmsg() of the socket's next message
+ * @ep: the endpoint, lock held
+ * @mh: as for recvmsg()
+ * @flags: MSG_PEEK and MSG_TRUNC are honoured; MSG_DONTWAIT is implied
+ *
+ * From the stash when it holds the next message, else from the socket.
+ *
+ * Return: as recvmsg().
+ */
+ssize_t wfi_recv_next(struct wfi_ep *ep, struct msghdr *mh, int flags)
+{
+	size_t i, off = 0;
+	ssize_t n;
+
+	if (!ep->stashed) {
+		do {
+			n = recvmsg(ep->fd, mh, flags | MSG_DONTWAIT);
+		} while (n < 0 && errno == EINTR);
+		return n;
+	}
+	for (i = 0; i < (size_t)mh->msg_iovlen && off < ep->stash_len; i++) {
+		size_t k = ep->stash_len - off;
+
+		if (k > mh->msg_iov[i].iov_len)
+			k = mh->msg_iov[i].iov_len;
+		memcpy(mh->msg_iov[i].iov_base, ep->stash + off, k);
+		off += k;
+	}
+	if (mh->msg_name) {
+		socklen_t k = sizeof(ep->stash_from);
+
+		if (k > mh->msg_namelen)
+			k = mh->msg_namelen;
+		memcpy(mh->msg_name, &ep->stash_from, k);
+		mh->msg_namelen = wfi_addr_len(&ep->stash_from);
+	}
+	mh->msg_flags = off < ep->stash_len ? MSG_TRUNC : 0;
+	if (mh->msg_control) {
+		size_t k = ep->stash_ctllen;
+
+		if (k > mh->msg_controllen) {
+			k = 0;	/* whole control messages or none */
+			mh->msg_flags |= MSG_CTRUNC;
+		}
+		memcpy(mh->msg_control, ep->stash_ctl, k);
+		mh->msg_controllen = k;
+	} else {
+		mh->msg_controllen = 0;
+	}
+	if (!(flags & MSG_PEEK))
+		stash_consumed(ep);
+	return (flags & MSG_TRUNC) ? (ssize_t)ep->stash_len : (ssize_t)off;
+}
+
 void wfi_discard_next(struct wfi_ep *ep)
 {
 	char b;
 	struct iovec iov = { &b, 0 };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	recvmsg(ep->fd, &mh, MSG_DONTWAIT);
+	wfi_recv_next(ep, &mh, 0);
 }
 
 /* Read the next message into @rx, which matched its peeked header. */
@@ -368,9 +517,7 @@ static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
 	mh.msg_iovlen = 1 + rx_iov(rx, &iov[1]);
-	do {
-		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
-	} while (n < 0 && errno == EINTR);
+	n = wfi_recv_next(ep, &mh, 0);
 	if (n < (ssize_t)sizeof(h))
 		return;		/* cannot happen: we peeked it under our lock */
 	wfi_addr_norm(&from);
@@ -401,9 +548,7 @@ static int recv_unexpected(struct wfi_ep *ep, size_t len, int op)
 	iov[0].iov_len = sizeof(u->hdr);
 	iov[1].iov_base = u->buf;
 	iov[1].iov_len = len;
-	do {
-		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
-	} while (n < 0 && errno == EINTR);
+	n = wfi_recv_next(ep, &mh, 0);
 	if (n != (ssize_t)(sizeof(u->hdr) + len)) {
 		free(u->buf);
 		free(u);
@@ -515,7 +660,13 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 		ssize_t n;
 		size_t len;
 
-		n = recvmsg(ep->fd, &mh, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+		if (ep->stash_next && !ep->stashed && !ep->stash_off &&
+		    (ep->stash || !stash_map(ep)))
+			n = stash_fill(ep);
+		else
+			n = 0;
+		if (n >= 0)
+			n = wfi_recv_next(ep, &mh, MSG_PEEK | MSG_TRUNC);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -523,6 +674,7 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 				errs = true;	/* a pending SO_ERROR */
 			break;
 		}
+		ep->stash_next = (size_t)n <= WFI_STASH_SMALL;
 		wfi_addr_norm(&from);
 		if (n >= (ssize_t)sizeof(h) && h.version == WFI_HDR_VERSION &&
 		    h.op >= WFI_OP_WRITE && h.op <= WFI_OP_WDATA) {

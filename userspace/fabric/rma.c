@@ -908,9 +908,7 @@ static ssize_t recv_all(struct wfi_ep *ep, void *buf, size_t len,
 			     .msg_control = ctl, .msg_controllen = ctllen };
 	ssize_t n;
 
-	do {
-		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
-	} while (n < 0 && errno == EINTR);
+	n = wfi_recv_next(ep, &mh, 0);
 	if (ctlout)
 		*ctlout = mh.msg_controllen;
 	return n;
@@ -923,7 +921,6 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 	struct iovec iov[WFI_IOV_LIMIT + 1];
 	struct wfi_hdr hh;
 	struct msghdr mh = { .msg_iov = iov };
-	ssize_t n;
 
 	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *q = wfi_container_of(pos, struct wfi_pend, link);
@@ -941,9 +938,7 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 	iov[0].iov_len = sizeof(hh);
 	memcpy(&iov[1], p->res, p->nres * sizeof(*iov));
 	mh.msg_iovlen = 1 + p->nres;
-	do {
-		n = recvmsg(ep->fd, &mh, MSG_DONTWAIT);
-	} while (n < 0 && errno == EINTR);
+	wfi_recv_next(ep, &mh, 0);
 	wfi_list_del(&p->link);
 	if (h->reserved)
 		pend_complete(ep, p, h->reserved, h->reserved, 0);
@@ -967,7 +962,7 @@ static void handle_wdata(struct wfi_ep *ep, const struct wfi_hdr *h,
 	struct wfi_mr *mr = NULL;
 	size_t written = 0;
 
-	if (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0)
+	if (wfi_recv_next(ep, &mh, 0) < 0)
 		return;
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		struct wind_dsm d;
@@ -1008,7 +1003,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 
 	iov[0].iov_base = &pk;
 	iov[0].iov_len = sizeof(pk);
-	if (recvmsg(ep->fd, &mh, MSG_PEEK | MSG_DONTWAIT) != (ssize_t)sizeof(pk) ||
+	if (wfi_recv_next(ep, &mh, MSG_PEEK) != (ssize_t)sizeof(pk) ||
 	    len - sizeof(pk.r) != pk.r.len) {
 		wfi_discard_next(ep);
 		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
@@ -1023,8 +1018,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	iov[1].iov_base = dst;
 	iov[1].iov_len = pk.r.len;
 	mh.msg_iovlen = 2;
-	while (recvmsg(ep->fd, &mh, MSG_DONTWAIT) < 0 && errno == EINTR)
-		;
+	wfi_recv_next(ep, &mh, 0);
 	rma_event(ep, mr, true);
 	if (h->flags & WFI_HF_DATA)
 		remote_cq_data(ep, h->data, pk.r.len, from);

@@ -281,6 +281,18 @@ struct wfi_ep {
 	uint64_t		stat_served;	/* requests applied as target */
 	uint64_t		stat_dm_refused;	/* async Direct Map refusals */
 	size_t			ndm;	/* async Direct Map writes unresolved */
+	/* The next message, already read (progress.c, "stash"): after a
+	 * small message, progress reads the next one whole in one call
+	 * instead of peeking at its header first */
+	char			*stash;		/* mmap'ed, stash_cap bytes */
+	size_t			stash_cap;
+	size_t			stash_len;	/* bytes of the message in it */
+	bool			stashed;	/* it holds the next message */
+	bool			stash_next;	/* read the next one into it */
+	bool			stash_off;	/* it could not be mapped */
+	union wfi_addr		stash_from;
+	size_t			stash_ctllen;
+	char			stash_ctl[128];	/* its control messages */
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
@@ -398,6 +410,8 @@ void wfi_region_del(struct wfi_ep *ep, struct wfi_mr *mr);
 void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
 		  const struct wfi_cqe *cqe);
 void wfi_discard_next(struct wfi_ep *ep);
+ssize_t wfi_recv_next(struct wfi_ep *ep, struct msghdr *mh, int flags);
+void wfi_stash_free(struct wfi_ep *ep);
 
 /* msg.c */
 extern struct fi_ops_msg wfi_msg_ops;
