@@ -178,14 +178,16 @@ static int ep_close(struct fid *fid)
 	if (wfi_stats) {
 		char name[WFI_ADDRSTRLEN];
 
-		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu\n",
+		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu; messages chunked %llu sent, %llu received\n",
 			wfi_addr_str(&ep->name, name, sizeof(name)),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,
 			(unsigned long long)ep->stat_dm_refused,
 			(unsigned long long)ep->stat_reads,
 			(unsigned long long)ep->stat_atomics,
-			(unsigned long long)ep->stat_served);
+			(unsigned long long)ep->stat_served,
+			(unsigned long long)ep->stat_chunked_tx,
+			(unsigned long long)ep->stat_chunked_rx);
 	}
 	pthread_mutex_lock(&dom->lock);
 	if (ep->tx_cq) {
@@ -514,6 +516,10 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 	ep->unexp_max = wfi_param_size("unexp_max", 64u << 20);
 	ep->min_multi_recv = WFI_MIN_MULTI_RECV;
 	ep->probe_ms = wfi_param_size("probe_ms", 2000);
+	ep->chunk = wfi_param_size("chunk", WFI_CHUNK_DEFAULT);
+	if (ep->chunk && ep->chunk < WFI_CHUNK_MIN)
+		ep->chunk = WFI_CHUNK_MIN;
+	wfi_list_init(&ep->rxcs);
 	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;
 	ret = open_socket(ep);

@@ -25,6 +25,17 @@
  * under a busy-polling ping-pong is most of the provider's time.  After
  * a larger message, progress peeks again, so that a large one goes
  * straight into the receive's buffers without a copy.
+ *
+ * Chunking: a message larger than the endpoint's chunk (FI_WIND_CHUNK,
+ * 32 KiB) is sent as several Wind messages (wind_fi.h, WFI_OP_CONT), so
+ * that the receiver copies one piece out while the sender copies in the
+ * next: Wind delivers a message only once all of it is in, and a 1 MiB
+ * one sent whole is copied in, carried and copied out one after the
+ * other.  The receiver matches the first piece and places each as it
+ * comes (struct wfi_rxc); its completion comes with the last.  A new
+ * message from a peer whose chunked message is not complete means that
+ * its sender gave up on it (a send error mid-message): the pieces are
+ * dropped, a receive they were going into is posted again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,6 +219,9 @@ static bool is_directed(const struct wfi_ep *ep, const struct wfi_rx *rx)
 	return rx->src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV);
 }
 
+static void rxc_abandon(struct wfi_ep *ep, const union wfi_addr *from);
+static int txc_push(struct wfi_ep *ep);
+
 /* Take @rx off its posted list. */
 static void rx_unpost(struct wfi_ep *ep, struct wfi_rx *rx)
 {
@@ -230,6 +244,8 @@ static void peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 		"peer %s failed: %s (%u messages lost)\n",
 		wfi_addr_str(peer, name, sizeof(name)), strerror(err), lost);
 	wfi_rma_peer_failed(ep, peer, err);
+	/* the rest of its chunked message will not come */
+	rxc_abandon(ep, peer);
 	/* Receives directed at the dead peer would never complete. */
 	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
 		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = next) {
@@ -500,6 +516,31 @@ void wfi_discard_next(struct wfi_ep *ep)
 	wfi_recv_next(ep, &mh, 0);
 }
 
+/* @out (at most WFI_IOV_LIMIT entries): @len bytes of @iov from @off on */
+static size_t iov_slice(const struct iovec *iov, size_t count, size_t off,
+			size_t len, struct iovec *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < count && len; i++) {
+		size_t k;
+
+		if (off >= iov[i].iov_len) {
+			off -= iov[i].iov_len;
+			continue;
+		}
+		k = iov[i].iov_len - off;
+		if (k > len)
+			k = len;
+		out[n].iov_base = (char *)iov[i].iov_base + off;
+		out[n].iov_len = k;
+		n++;
+		len -= k;
+		off = 0;
+	}
+	return n;
+}
+
 /* Read the next message into @rx, which matched its peeked header. */
 static void recv_into(struct wfi_ep *ep, struct wfi_rx *rx, size_t len)
 {
@@ -560,6 +601,183 @@ static int recv_unexpected(struct wfi_ep *ep, size_t len, int op)
 	ep->stat_unexp++;
 	wfi_list_add_tail(&ep->unexp[op], &u->link);
 	return 0;
+}
+
+/* --- chunked messages, receiving --- */
+
+static bool unexp_deliver(struct wfi_ep *ep, struct wfi_rx *rx,
+			  struct wfi_unexp *u, bool discard);
+
+static struct wfi_rxc *rxc_find(struct wfi_ep *ep, const union wfi_addr *from)
+{
+	struct wfi_list *pos;
+
+	for (pos = ep->rxcs.next; pos != &ep->rxcs; pos = pos->next) {
+		struct wfi_rxc *c = wfi_container_of(pos, struct wfi_rxc, link);
+
+		if (wfi_addr_same(&c->from, from))
+			return c;
+	}
+	return NULL;
+}
+
+/* Give up the chunked message @c: its receive is posted again (first in
+ * its list, where it was matched), an unexpected one's buffer freed. */
+static void rxc_drop(struct wfi_ep *ep, struct wfi_rxc *c)
+{
+	wfi_list_del(&c->link);
+	if (c->rx) {
+		wfi_list_add_tail(ep->posted[c->rx->op].next, &c->rx->link);
+		if (is_directed(ep, c->rx))
+			ep->ndirected++;
+	} else {
+		ep->unexp_bytes -= c->total;
+		free(c->u->buf);
+		free(c->u);
+	}
+	free(c);
+}
+
+/* A message from @from that is not a piece: the sender gave up on the
+ * chunked message it was sending us, if any. */
+static void rxc_abandon(struct wfi_ep *ep, const union wfi_addr *from)
+{
+	struct wfi_rxc *c;
+
+	if (wfi_list_empty(&ep->rxcs))
+		return;
+	c = rxc_find(ep, from);
+	if (c)
+		rxc_drop(ep, c);
+}
+
+/* Read the next message (a piece of @len bytes, header included) into
+ * @c at its offset. */
+static ssize_t rxc_read(struct wfi_ep *ep, struct wfi_rxc *c, size_t len)
+{
+	struct iovec iov[WFI_IOV_LIMIT + 1];
+	struct wfi_hdr h;
+	struct msghdr mh = { .msg_iov = iov };
+	size_t n = 1;
+
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	if (c->rx) {
+		/* what does not fit the receive is cut off (FI_ETRUNC) */
+		if (c->off < c->room)
+			n += iov_slice(c->rx->iov, c->rx->iov_count, c->off,
+				       c->room - c->off, &iov[1]);
+	} else {
+		iov[1].iov_base = (char *)c->u->buf + c->off;
+		iov[1].iov_len = len;
+		n++;
+	}
+	mh.msg_iovlen = n;
+	return wfi_recv_next(ep, &mh, MSG_TRUNC);
+}
+
+/* The last piece of @c is in: complete its receive, or put the message on
+ * the unexpected list, where a posted receive may be waiting for it.
+ * Return: how many posted receives this completed. */
+static size_t rxc_finish(struct wfi_ep *ep, struct wfi_rxc *c)
+{
+	struct wfi_list *pos;
+	struct wfi_unexp *u = c->u;
+	size_t got = c->total < c->room ? c->total : c->room;
+
+	wfi_list_del(&c->link);
+	ep->stat_chunked_rx++;
+	if (c->rx) {
+		if (rx_done(ep, c->rx, &c->hdr, c->total, got, &c->from))
+			free(c->rx);
+		else	/* not a multi-receive: cannot happen */
+			wfi_list_add_tail(ep->posted[c->rx->op].next, &c->rx->link);
+		free(c);
+		return 1;
+	}
+	free(c);
+	ep->stat_unexp++;
+	wfi_list_add_tail(&ep->unexp[u->hdr.op], &u->link);
+	for (pos = ep->posted[u->hdr.op].next; pos != &ep->posted[u->hdr.op];
+	     pos = pos->next) {
+		struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
+
+		if (rx_match(ep, rx, u->hdr.tag, &u->from)) {
+			if (unexp_deliver(ep, rx, u, false)) {
+				rx_unpost(ep, rx);
+				free(rx);
+			}
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The first piece of a chunked message, its header peeked: @h, @len
+ * bytes of payload in this piece.  @rx: the posted receive it matched,
+ * or NULL.  Return: 0, or -1 to leave it in the socket (the unexpected
+ * bytes are at their bound). */
+static int rxc_start(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
+		     const union wfi_addr *from, struct wfi_rx *rx)
+{
+	struct wfi_rxc *c;
+	size_t total = h->reserved;
+
+	if (total <= len || total > WFI_MAX_MSG) {
+		WFI_WARN(FI_LOG_EP_DATA, "dropping a malformed message\n");
+		wfi_discard_next(ep);
+		return 0;
+	}
+	if (!rx && ep->unexp_bytes && ep->unexp_bytes + total > ep->unexp_max)
+		return -1;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->from = *from;
+	c->hdr = *h;
+	c->hdr.flags &= ~WFI_HF_FIRST;
+	c->total = total;
+	if (rx) {
+		rx_unpost(ep, rx);
+		c->rx = rx;
+		c->room = rx_room(rx);
+	} else {
+		c->u = calloc(1, sizeof(*c->u));
+		if (c->u)
+			c->u->buf = malloc(total);
+		if (!c->u || !c->u->buf) {
+			if (c->u)
+				free(c->u);
+			free(c);
+			return -1;
+		}
+		c->u->from = *from;
+		c->u->hdr = c->hdr;
+		c->u->len = total;
+		c->room = total;
+		ep->unexp_bytes += total;
+	}
+	wfi_list_add_tail(&ep->rxcs, &c->link);
+	rxc_read(ep, c, len);
+	c->off = len;
+	return 0;
+}
+
+/* A WFI_OP_CONT piece, its header peeked.  Return: as rxc_finish(). */
+static size_t rxc_cont(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
+		       const union wfi_addr *from)
+{
+	struct wfi_rxc *c = rxc_find(ep, from);
+
+	if (!c || h->tag != c->off || h->reserved != c->total ||
+	    len > c->total - c->off || !len) {
+		WFI_WARN(FI_LOG_EP_DATA, "dropping a stray message piece\n");
+		wfi_discard_next(ep);
+		return 0;
+	}
+	rxc_read(ep, c, len);
+	c->off += len;
+	return c->off == c->total ? rxc_finish(ep, c) : 0;
 }
 
 /* Probe the peers that directed receives have waited on too long: a
@@ -638,6 +856,8 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 
 	if (ep->fd < 0 || !ep->enabled)
 		return;
+	if (ep->txc.active)
+		txc_push(ep);
 	/* A failure report also sets SO_ERROR, which the next read of an
 	 * empty socket returns: the error queue is read then, and every
 	 * 64th time in case the socket never runs empty. */
@@ -681,6 +901,13 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 			wfi_rma_incoming(ep, &h, n - sizeof(h), &from);
 			continue;
 		}
+		if (n >= (ssize_t)sizeof(h) && h.version == WFI_HDR_VERSION &&
+		    h.op == WFI_OP_CONT) {
+			delivered += rxc_cont(ep, &h, n - sizeof(h), &from);
+			if (delivered >= want)
+				break;
+			continue;
+		}
 		if (n < (ssize_t)sizeof(h) || h.version != WFI_HDR_VERSION ||
 		    (h.op != WFI_OP_MSG && h.op != WFI_OP_TAGGED)) {
 			if (n != sizeof(h) || h.op != WFI_OP_PROBE)
@@ -688,6 +915,7 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 			wfi_discard_next(ep);
 			continue;
 		}
+		rxc_abandon(ep, &from);
 		len = n - sizeof(h);
 		for (pos = ep->posted[h.op].next; pos != &ep->posted[h.op];
 		     pos = pos->next) {
@@ -697,6 +925,14 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 				rx = r;
 				break;
 			}
+		}
+		if (h.flags & WFI_HF_FIRST) {
+			/* a multi-receive buffer gets it once whole */
+			if (rx && rx->multi)
+				rx = NULL;
+			if (rxc_start(ep, &h, len, &from, rx))
+				break;
+			continue;
 		}
 		if (rx) {
 			recv_into(ep, rx, len);
@@ -723,18 +959,107 @@ void wfi_ep_progress(struct wfi_ep *ep)
 
 /* --- data transfer --- */
 
+/* One sendmsg() of @h and @count entries of @uiov.  Return: as sendmsg(),
+ * -errno on failure. */
+static ssize_t send_one(struct wfi_ep *ep, const struct wfi_hdr *h,
+			const struct iovec *uiov, size_t count,
+			const union wfi_addr *to, socklen_t tolen)
+{
+	struct iovec iov[WFI_IOV_LIMIT + 1];
+	struct msghdr mh = { .msg_name = (void *)to, .msg_namelen = tolen,
+			     .msg_iov = iov, .msg_iovlen = count + 1 };
+	ssize_t n;
+
+	iov[0].iov_base = (void *)h;
+	iov[0].iov_len = sizeof(*h);
+	memcpy(&iov[1], uiov, count * sizeof(*iov));
+	do {
+		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static bool send_later(struct wfi_ep *ep, int err)
+{
+	/* a pending SO_ERROR of a failure report (another peer's death, a
+	 * refused message), which the error queue tells: this message was
+	 * not sent: retry */
+	return err == EAGAIN || err == ENOBUFS || wfi_failed_by_report(ep, err);
+}
+
+/* Send what is left of the endpoint's chunked send, and complete it once
+ * it is all out.  Return: 0 (done, or the rest left for progress), or
+ * -errno if its first piece could not be sent (it is not started then). */
+static int txc_push(struct wfi_ep *ep)
+{
+	struct wfi_txc *t = &ep->txc;
+
+	while (t->off < t->total) {
+		struct iovec piece[WFI_IOV_LIMIT];
+		size_t len = t->total - t->off, cnt;
+		struct wfi_hdr h = t->hdr;
+		ssize_t r;
+
+		if (len > ep->chunk)
+			len = ep->chunk;
+		if (t->off) {
+			h.op = WFI_OP_CONT;
+			h.flags = 0;
+			h.tag = t->off;
+			h.data = 0;
+		}
+		cnt = iov_slice(t->iov, t->count, t->off, len, piece);
+		r = send_one(ep, &h, piece, cnt, &t->to, t->tolen);
+		if (r >= 0) {
+			t->off += len;
+			continue;
+		}
+		if (!t->off) {
+			t->active = false;
+			return r;
+		}
+		if (send_later(ep, -r))
+			return 0;
+		{
+			/* cut off mid-message: the receiver drops the pieces
+			 * it has when our next message comes */
+			struct wfi_cqe c = {
+				.e = { .op_context = t->context,
+				       .flags = FI_SEND | op_flag(t->hdr.op),
+				       .tag = t->hdr.tag },
+				.err = wfi_map_errno(-r),
+				.prov_errno = -r,
+			};
+
+			t->active = false;
+			wfi_complete(ep, true, t->flags, &c);
+			return 0;
+		}
+	}
+	{
+		struct wfi_cqe c = {
+			.e = { .op_context = t->context,
+			       .flags = FI_SEND | op_flag(t->hdr.op) },
+			.src = FI_ADDR_NOTAVAIL,
+		};
+
+		t->active = false;
+		ep->stat_chunked_tx++;
+		wfi_complete(ep, true, t->flags, &c);
+	}
+	return 0;
+}
+
 ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		 fi_addr_t dest, uint8_t op, uint64_t tag, uint64_t data,
 		 bool has_data, void *context, uint64_t flags)
 {
-	struct iovec iov[WFI_IOV_LIMIT + 1];
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = op,
 		.flags = has_data ? WFI_HF_DATA : 0, .tag = tag, .data = data,
 	};
 	union wfi_addr to;
-	struct msghdr mh = { .msg_name = &to, .msg_namelen = sizeof(to),
-			     .msg_iov = iov, .msg_iovlen = count + 1 };
+	socklen_t tolen;
 	const union wfi_addr *sin;
 	size_t total = wfi_iov_total(uiov, count);
 	ssize_t ret = 0, n;
@@ -745,9 +1070,6 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		return -FI_EMSGSIZE;
 	if ((flags & FI_INJECT) && total > WFI_INJECT_SIZE)
 		return -FI_EMSGSIZE;
-	iov[0].iov_base = &h;
-	iov[0].iov_len = sizeof(h);
-	memcpy(&iov[1], uiov, count * sizeof(*iov));
 
 	pthread_mutex_lock(&ep->dom->lock);
 	if (!ep->enabled) {
@@ -759,19 +1081,49 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		ret = -FI_EINVAL;
 		goto out;
 	}
-	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
-	do {
-		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
+	if (ep->txc.active) {
+		/* sends after a chunked one go after all of it */
+		txc_push(ep);
+		if (ep->txc.active) {
+			wfi_ep_progress(ep);
+			ret = -FI_EAGAIN;
+			goto out;
+		}
+	}
+	tolen = wfi_addr_to(ep, sin, &to);
+	if (ep->chunk && total > ep->chunk) {
+		struct wfi_txc *t = &ep->txc;
+
+		t->active = true;
+		t->to = to;
+		t->tolen = tolen;
+		t->hdr = h;
+		t->hdr.flags |= WFI_HF_FIRST;
+		t->hdr.reserved = total;
+		memcpy(t->iov, uiov, count * sizeof(*uiov));
+		t->count = count;
+		t->total = total;
+		t->off = 0;
+		t->context = context;
+		t->flags = flags;
+		n = txc_push(ep);
+	} else {
+		n = send_one(ep, &h, uiov, count, &to, tolen);
+		if (n >= 0) {
+			struct wfi_cqe c = {
+				.e = { .op_context = context,
+				       .flags = FI_SEND | op_flag(op) },
+				.src = FI_ADDR_NOTAVAIL,
+			};
+
+			wfi_complete(ep, true, flags, &c);
+		}
+	}
 	if (n < 0) {
 		struct wfi_cqe c = { 0 };
-		int err = errno;
+		int err = -n;
 
-		/* a pending SO_ERROR of a failure report (another peer's
-		 * death, a refused message), which the error queue tells:
-		 * this message was not sent: retry */
-		if (err == EAGAIN || err == ENOBUFS ||
-		    wfi_failed_by_report(ep, err)) {
+		if (send_later(ep, err)) {
 			wfi_ep_progress(ep);
 			ret = -FI_EAGAIN;
 			goto out;
@@ -789,15 +1141,6 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		c.e.tag = tag;
 		c.err = wfi_map_errno(err);
 		c.prov_errno = err;
-		wfi_complete(ep, true, flags, &c);
-		goto out;
-	}
-	{
-		struct wfi_cqe c = {
-			.e = { .op_context = context, .flags = FI_SEND | op_flag(op) },
-			.src = FI_ADDR_NOTAVAIL,
-		};
-
 		wfi_complete(ep, true, flags, &c);
 	}
 out:
@@ -988,6 +1331,9 @@ ssize_t wfi_ep_cancel(fid_t fid, void *context)
 void wfi_ep_free_lists(struct wfi_ep *ep)
 {
 	int op;
+
+	while (!wfi_list_empty(&ep->rxcs))
+		rxc_drop(ep, wfi_container_of(ep->rxcs.next, struct wfi_rxc, link));
 
 	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
 		while (!wfi_list_empty(&ep->posted[op])) {

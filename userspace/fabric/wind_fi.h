@@ -76,10 +76,23 @@ enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3,
  * Direct Map write with remote CQ data leaves in the target's socket
  * (WIND_DSM_HEADER_THROUGH), the data itself already in place. */
        WFI_OP_WRITE = 4, WFI_OP_READ = 5, WFI_OP_ATOMIC = 6,
-       WFI_OP_RESP = 7, WFI_OP_WDATA = 8 };
+       WFI_OP_RESP = 7, WFI_OP_WDATA = 8,
+/* A message larger than the endpoint's chunk (FI_WIND_CHUNK) goes as
+ * several Wind messages, back to back on the sender's ordered stream to
+ * that peer: the first a WFI_OP_MSG/WFI_OP_TAGGED with WFI_HF_FIRST and
+ * the whole payload's length in reserved, then WFI_OP_CONT ones (tag: the
+ * offset of their payload, reserved: that length again).  The receiver
+ * matches on the first and places each piece as it comes, while the next
+ * is on the wire: copies at both ends and the wire overlap. */
+       WFI_OP_CONT = 9 };
 #define WFI_HF_DATA	0x1
 #define WFI_HF_FETCH	0x2	/* atomic: send the old values back */
 #define WFI_HF_COMPARE	0x4	/* atomic: operands are followed by compares */
+#define WFI_HF_FIRST	0x8	/* the first piece of a chunked message */
+
+/* The default piece of a chunked message, and the smallest allowed */
+#define WFI_CHUNK_DEFAULT	(32u << 10)
+#define WFI_CHUNK_MIN		(16u << 10)
 
 struct wfi_rma {
 	uint64_t	key;
@@ -250,6 +263,33 @@ struct wfi_unexp {
 	void			*claim;	/* context that FI_CLAIM'ed it */
 };
 
+/* A chunked message being received from one peer (WFI_OP_CONT): into a
+ * posted receive, or (unexpected) into a buffer that joins the unexpected
+ * list once whole. */
+struct wfi_rxc {
+	struct wfi_list		link;	/* ep->rxcs */
+	union wfi_addr		from;
+	struct wfi_hdr		hdr;	/* the first piece's */
+	size_t			total, off;
+	struct wfi_rx		*rx;	/* or NULL: u */
+	size_t			room;	/* bytes rx takes */
+	struct wfi_unexp	*u;
+};
+
+/* A chunked send not yet wholly handed to the socket (the socket's send
+ * buffer was full): progress sends the rest; every other send of the
+ * endpoint waits (FI_EAGAIN) until it is out. */
+struct wfi_txc {
+	bool			active;
+	union wfi_addr		to;
+	socklen_t		tolen;
+	struct wfi_hdr		hdr;	/* the first piece's */
+	struct iovec		iov[WFI_IOV_LIMIT];
+	size_t			count, total, off;
+	void			*context;
+	uint64_t		flags;
+};
+
 struct wfi_ep {
 	struct fid_ep		ep;
 	struct wfi_domain	*dom;
@@ -293,6 +333,10 @@ struct wfi_ep {
 	union wfi_addr		stash_from;
 	size_t			stash_ctllen;
 	char			stash_ctl[128];	/* its control messages */
+	size_t			chunk;	/* FI_WIND_CHUNK; 0: no chunking */
+	struct wfi_list		rxcs;	/* struct wfi_rxc */
+	struct wfi_txc		txc;
+	uint64_t		stat_chunked_tx, stat_chunked_rx;
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */

@@ -22,6 +22,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <linux/wind.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -38,6 +41,24 @@
 #define TIMEOUT_MS	60000
 #define MULTI_LEN	2100	/* FI_MULTI_RECV buffer: exactly the 5 messages */
 #define MULTI_MIN	200	/* FI_OPT_MIN_MULTI_RECV */
+/* phase 9 runs with FI_WIND_CHUNK=32768 (wind_fabric.sh): these go as
+ * pieces */
+#define CHUNKED		200000
+#define CHUNK_TRUNC	100000
+#define CHUNK_M1	100000
+#define CHUNK_M2	150000
+
+/* The provider's header (userspace/fabric/wind_fi.h), for the forged
+ * messages of phase 9 */
+struct wire_hdr {
+	uint8_t		version, op;
+	uint16_t	flags;
+	uint32_t	reserved;
+	uint64_t	tag, data;
+};
+#define OP_TAGGED	2
+#define OP_CONT		9
+#define HF_FIRST	0x8
 
 /* the messages into the multi-receive buffer: two before it is posted */
 static const size_t multi_size[5] = { 100, 0, 1000, 300, 700 };
@@ -389,6 +410,73 @@ static int client(const char *file)
 	}
 	barrier(&a, s, 9);
 
+	/* 9: chunked messages (larger than FI_WIND_CHUNK) */
+	{
+		struct wire_hdr h = { .version = 1 };
+		struct iovec iov[2];
+		struct msghdr mh = { .msg_name = &srv, .msg_namelen = sizeof(srv),
+				     .msg_iov = iov, .msg_iovlen = 2 };
+		int fd;
+
+		/* from a and b, same tag, then a short one from a behind its
+		 * long one: a directed, a wildcard and a same-tag receive */
+		fill(buf, CHUNKED, 0x900);
+		send_wait(&a, s, buf, CHUNKED, 0x900, true);
+		fill(buf, CHUNKED - 1, 0x900);
+		send_wait(&b, s, buf, CHUNKED - 1, 0x900, true);
+		fill(buf, 10, 0x902);
+		send_wait(&a, s, buf, 10, 0x900, true);
+		/* truncated: into 50000 bytes */
+		fill(buf, CHUNK_TRUNC, 0x903);
+		send_wait(&a, s, buf, CHUNK_TRUNC, 0x903, true);
+		barrier(&a, s, 12);
+		/* into a multi-receive buffer (untagged, as the barriers:
+		 * after the server's barrier receive) */
+		fill(buf, CHUNK_M1, 0x904);
+		send_wait(&a, s, buf, CHUNK_M1, 0, false);
+		fill(buf, CHUNK_M2, 0x905);
+		send_wait(&a, s, buf, CHUNK_M2, 0, false);
+		barrier(&a, s, 13);	/* its receive for the forged is posted */
+
+		/* forged by a plain Wind socket that knows the format: a
+		 * piece nobody started, a first piece claiming more than 16
+		 * MiB, a first piece and then a whole message (its sender
+		 * gave up): none may be delivered, the whole one must */
+		fd = socket(AF_INET, SOCK_WIND, 0);
+		if (fd < 0) {
+			fail("socket(SOCK_WIND): %s", strerror(errno));
+		} else {
+			iov[0].iov_base = &h;
+			iov[0].iov_len = sizeof(h);
+			iov[1].iov_base = buf;
+			iov[1].iov_len = 32768;
+			fill(buf, 32768, 0x9f0);
+			h.op = OP_CONT;
+			h.tag = 32768;
+			h.reserved = 65536;
+			if (sendmsg(fd, &mh, 0) < 0)
+				fail("stray piece: %s", strerror(errno));
+			h.op = OP_TAGGED;
+			h.flags = HF_FIRST;
+			h.tag = 0x9f0;
+			h.reserved = MAX_MSG + 1;
+			if (sendmsg(fd, &mh, 0) < 0)
+				fail("huge first piece: %s", strerror(errno));
+			h.reserved = 65536;
+			if (sendmsg(fd, &mh, 0) < 0)
+				fail("first piece: %s", strerror(errno));
+			h.flags = 0;
+			h.reserved = 0;
+			iov[1].iov_len = 20;
+			fill(buf, 20, 0x9f0);
+			if (sendmsg(fd, &mh, 0) < 0)
+				fail("whole message: %s", strerror(errno));
+		}
+		barrier(&a, s, 14);	/* the server has read them */
+		if (fd >= 0)
+			close(fd);
+	}
+
 	/* 8: b closes; the server's directed receive from b must fail */
 	close_end(&b);
 	barrier(&a, s, 10);
@@ -628,6 +716,79 @@ static int server(const char *file)
 		printf("server: phase 7 (multi-receive: 5 messages at their offsets, 2 unexpected, released by the last; cancel) done\n");
 	}
 	barrier(&e, ca, 9);
+
+	/* 9: chunked messages */
+	{
+		char *big = malloc(CHUNK_M1 + CHUNK_M2 + 64);
+		struct iovec iov = { big, CHUNK_M1 + CHUNK_M2 };
+		struct fi_msg msg = {
+			.msg_iov = &iov, .iov_count = 1,
+			.addr = ca, .context = &ctx,
+		};
+		size_t min = MULTI_MIN;
+
+		barrier(&e, ca, 12);	/* the tagged ones are sent */
+		recv_check(&e, cb, 0x900, 0, CHUNKED, 0x900, CHUNKED - 1, cb,
+			   "chunked, directed from b");
+		recv_check(&e, FI_ADDR_UNSPEC, 0x900, 0, CHUNKED, 0x900, CHUNKED,
+			   ca, "chunked, wildcard source");
+		{
+			/* the short one after the long one, same tag */
+			char sb[64];
+
+			CHECK(fi_trecv(e.ep, sb, sizeof(sb), NULL, ca, 0x900, 0, &ctx));
+			expect(&e, &ctx, &c, NULL);
+			if (c.len != 10 || !check_bytes(sb, 10, 0x902))
+				fail("after a chunked message: len %zu or payload", c.len);
+		}
+		CHECK(fi_trecv(e.ep, big, 50000, NULL, ca, 0x903, 0, &ctx));
+		if (wait_cq(&e, &c, &src, &err) != 1 || err.err != FI_ETRUNC ||
+		    err.olen != CHUNK_TRUNC - 50000 || err.op_context != &ctx ||
+		    !check_bytes(big, 50000, 0x903))
+			fail("chunked truncation: err %d olen %zu", err.err, err.olen);
+		CHECK(fi_setopt(&e.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV,
+				&min, sizeof(min)));
+		memset(big, 0x5a, CHUNK_M1 + CHUNK_M2 + 64);
+		CHECK(fi_recvmsg(e.ep, &msg, FI_MULTI_RECV));
+		expect(&e, &ctx, &c, &src);
+		if (c.len != CHUNK_M1 || (char *)c.buf != big ||
+		    (c.flags & FI_MULTI_RECV) || !check_bytes(big, CHUNK_M1, 0x904))
+			fail("chunked multi-receive #0: len %zu at %td flags %#llx",
+			     c.len, (char *)c.buf - big, (unsigned long long)c.flags);
+		expect(&e, &ctx, &c, &src);
+		if (c.len != CHUNK_M2 || (char *)c.buf != big + CHUNK_M1 ||
+		    !(c.flags & FI_MULTI_RECV) ||
+		    !check_bytes(big + CHUNK_M1, CHUNK_M2, 0x905) ||
+		    big[CHUNK_M1 + CHUNK_M2] != 0x5a)
+			fail("chunked multi-receive #1: len %zu at %td flags %#llx",
+			     c.len, (char *)c.buf - big, (unsigned long long)c.flags);
+
+		/* the forged ones: only the whole 20-byte message, into the
+		 * receive the first piece took (and gave back) */
+		{
+			char fb[65536];
+
+			CHECK(fi_trecv(e.ep, fb, sizeof(fb), NULL, FI_ADDR_UNSPEC,
+				       0x9f0, 0, &ctx));
+			barrier(&e, ca, 13);
+			expect(&e, &ctx, &c, &src);
+			if (c.len != 20 || !check_bytes(fb, 20, 0x9f0) ||
+			    src != FI_ADDR_NOTAVAIL)
+				fail("forged pieces: len %zu src %llu", c.len,
+				     (unsigned long long)src);
+			/* nothing else of them is left */
+			CHECK(fi_trecv(e.ep, fb, sizeof(fb), NULL, FI_ADDR_UNSPEC,
+				       0x9f0, 0, &ctx));
+			if (fi_cq_read(e.cq, &c, 1) != -FI_EAGAIN)
+				fail("forged pieces: a second message");
+			CHECK(fi_cancel(&e.ep->fid, &ctx));
+			if (wait_cq(&e, &c, &src, &err) != 1 || err.err != FI_ECANCELED)
+				fail("forged pieces: cancel err %d", err.err);
+			barrier(&e, ca, 14);
+		}
+		free(big);
+		printf("server: phase 9 (chunked: directed, wildcard, order, truncation, multi-receive, forged pieces) done\n");
+	}
 
 	/* 8: b is gone: a message to it is refused, and the directed
 	 * receive from it completes with an error instead of hanging */
