@@ -29,7 +29,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 . "$HERE/lib.sh"
-NTESTS=11
+NTESTS=12
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
@@ -255,7 +255,24 @@ for size in 1 65536; do
 done
 result $rc "IPv6: fi_pingpong -6 -p wind -e rdm -c, 1 B, 64 KiB"
 
-# 11: the kernel log stays clean (the harness checks it too); Wind's
+# 11: 4 MiB messages through 128 KiB socket buffers (SO_SNDBUFFORCE
+# as root sets exactly that; the kernel doubles it): whole, such a
+# message fails with EMSGSIZE; in 32 KiB pieces it goes, the sender's
+# progress sending what the full buffer left over (fi_pingpong -c checks
+# every byte)
+export FI_WIND_SNDBUF=131072 FI_WIND_RCVBUF=131072
+port=$((port + 1))
+pingpong msg 4194304 $port
+rc=$?
+export FI_WIND_CHUNK=0
+port=$((port + 1))
+pingpong msg 4194304 $port >/dev/null 2>&1
+rc0=$?
+unset FI_WIND_SNDBUF FI_WIND_RCVBUF FI_WIND_CHUNK
+[ $rc = 0 ] && [ $rc0 != 0 ]
+result $? "fi_pingpong 4 MiB through 128 KiB socket buffers: in pieces (exit $rc); whole, it fails (FI_WIND_CHUNK=0: exit $rc0)"
+
+# 12: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
 errs=$(stat_of "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]
