@@ -809,6 +809,23 @@ static void send_probes(struct wfi_ep *ep)
 			       &to.sa, wfi_addr_to(ep, sin, &to));
 		}
 	}
+	/* chunked messages into directed receives: their senders may die
+	 * mid-message */
+	{
+		struct wfi_list *pos;
+
+		for (pos = ep->rxcs.next; pos != &ep->rxcs; pos = pos->next) {
+			struct wfi_rxc *c = wfi_container_of(pos, struct wfi_rxc, link);
+			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+			union wfi_addr to;
+
+			if (!c->rx || !is_directed(ep, c->rx) || now < c->rx->probe_at)
+				continue;
+			c->rx->probe_at = now + ep->probe_ms;
+			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+			       &to.sa, wfi_addr_to(ep, &c->from, &to));
+		}
+	}
 	/* RMA requests whose answer is late: the target may have died after
 	 * its kernel took the request (or closed without serving it) */
 	{
@@ -863,8 +880,8 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 	 * 64th time in case the socket never runs empty. */
 	if (++ep->progress_calls % 64 == 0) {
 		errs = true;
-		if ((ep->ndirected || !wfi_list_empty(&ep->pending)) &&
-		    ep->probe_ms)
+		if ((ep->ndirected || !wfi_list_empty(&ep->pending) ||
+		     !wfi_list_empty(&ep->rxcs)) && ep->probe_ms)
 			send_probes(ep);
 	}
 	for (i = 0; i < 256; i++) {
