@@ -28,7 +28,10 @@
 /* What a device must do to carry a Wind GSO skb whole (offload.c) */
 #define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)
 
-/* What one packet of mss payload costs a receive buffer. */
+/* What one packet of mss payload costs a receive buffer: over veth,
+ * the truesize the sender gave it (alloc_pkt(): exactly this where the
+ * packet fits a page).
+ */
 static unsigned int pkt_truesize(const struct wind_peer *peer)
 {
 	return SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + peer->mss));
@@ -750,6 +753,105 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	ip_build_and_send_pkt(skb, sk, fl4.saddr, daddr.s6_addr32[3], NULL, 0);
 }
 
+/* The buffer of a write-queue packet of @size bytes of payload, its
+ * headroom and shared info included
+ */
+static unsigned int pkt_buf_size(unsigned int size)
+{
+	return SKB_DATA_ALIGN(WIND_HEADROOM + size) +
+	       SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+}
+
+/* Room for @sz bytes in sk_frag: as skb_page_frag_refill(), but a full
+ * page is kept in ws->pages rather than let go, and one of those that
+ * all its packets left (only our reference on it) is taken before a new
+ * page is allocated: with init_on_alloc (Debian's default) a new page
+ * is zeroed, and a window's worth of packets in flight would need one
+ * every few packets.
+ */
+static bool pfrag_refill(struct sock *sk, unsigned int sz, gfp_t gfp)
+{
+	struct page_frag *pfrag = &sk->sk_frag;
+	struct wind_sock *ws = wind_sk(sk);
+	struct page *page = pfrag->page;
+	int i, slot = -1;
+
+	if (!page || page_ref_count(page) == 1 ||
+	    pfrag->offset + sz <= pfrag->size)
+		return skb_page_frag_refill(sz, pfrag, gfp);
+	for (i = 0; i < WIND_PAGE_CACHE; i++) {
+		struct page *p = ws->pages[i];
+
+		if (!p) {
+			if (slot < 0)
+				slot = i;
+		} else if (page_ref_count(p) == 1) {
+			ws->pages[i] = page;
+			pfrag->page = p;
+			pfrag->offset = 0;
+			pfrag->size = page_size(p);
+			return true;
+		}
+	}
+	if (slot >= 0) {
+		ws->pages[slot] = page;
+		pfrag->page = NULL;
+	}
+	return skb_page_frag_refill(sz, pfrag, gfp);
+}
+
+/**
+ * wind_pages_release() - let go of the pages a socket kept for its packets
+ * @sk: the socket, closing
+ *
+ * Packets still in a queue somewhere hold their own references.
+ */
+void wind_pages_release(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	int i;
+
+	for (i = 0; i < WIND_PAGE_CACHE; i++) {
+		if (ws->pages[i])
+			put_page(ws->pages[i]);
+		ws->pages[i] = NULL;
+	}
+}
+
+/* A write-queue packet for @size bytes of payload, its headroom reserved.
+ * Where it fits a page, its buffer is a fragment of the socket's page
+ * (sk_frag, as TCP's payload): no kmalloc() per packet, none of the
+ * zeroing that init_on_alloc gives each kmalloc-2k object, and the pages
+ * are used again once their packets are acknowledged and read
+ * (pfrag_refill()).  Larger ones (path MTUs past a page, as loopback's)
+ * are kmalloc()ed.  Both count in the sender's memory cgroup, as the
+ * write queue's memory; the socket lock serialises sk_frag, which
+ * __sk_destruct() puts, and wind_close() lets go of the others.
+ */
+static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size)
+{
+	gfp_t gfp = sk->sk_allocation | __GFP_ACCOUNT;
+	unsigned int buf = pkt_buf_size(size);
+	struct page_frag *pfrag = &sk->sk_frag;
+	struct sk_buff *skb;
+
+	if (buf > PAGE_SIZE) {
+		skb = alloc_skb(WIND_HEADROOM + size, gfp);
+		goto out;
+	}
+	if (!pfrag_refill(sk, buf, gfp))
+		return NULL;
+	skb = build_skb(page_address(pfrag->page) + pfrag->offset, buf);
+	if (!skb)
+		return NULL;
+	get_page(pfrag->page);
+	pfrag->offset += buf;
+out:
+	if (skb)
+		skb_reserve(skb, WIND_HEADROOM);
+	return skb;
+}
+
 /* Block until the send buffer has room for @need bytes. */
 static int wait_for_sndbuf(struct sock *sk, long *timeo, unsigned int need)
 {
@@ -1014,6 +1116,7 @@ lookup:
 	mss = peer->mss;
 	total = len + prefix;
 	nfrags = total ? DIV_ROUND_UP(total, mss) : 1;
+	/* the truesize of alloc_pkt()'s packets where they fit a page */
 	need = nfrags * SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
 	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf)) {
 		err = -EMSGSIZE;
@@ -1042,14 +1145,11 @@ lookup:
 		unsigned int pre = i ? 0 : prefix;
 		struct wind_skb_cb *cb;
 
-		/* the write queue counts in the sender's memory cgroup */
-		skb = alloc_skb(WIND_HEADROOM + size,
-				sk->sk_allocation | __GFP_ACCOUNT);
+		skb = alloc_pkt(sk, size);
 		if (!skb) {
 			err = -ENOBUFS;
 			goto out;
 		}
-		skb_reserve(skb, WIND_HEADROOM);
 		__skb_queue_tail(&frags, skb);
 		if (pre)
 			skb_put_data(skb, &dsmhdr, pre);

@@ -282,6 +282,9 @@ struct wind_region_k {
 };
 
 /* Per-socket state; struct inet_sock must stay first. */
+/* The pages a socket keeps for its packets (alloc_pkt()) */
+#define WIND_PAGE_CACHE	16
+
 struct wind_sock {
 	struct inet_sock inet;
 	struct hlist_node port_node;	/* in wind_net.ports, port_lock */
@@ -315,6 +318,9 @@ struct wind_sock {
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
 	struct xarray regions;		/* id -> wind_region_k, socket lock */
+	struct page *pages[WIND_PAGE_CACHE];	/* sk_frag's, to use again
+						 * (output.c); socket lock
+						 */
 };
 
 static inline struct wind_sock *wind_sk(const struct sock *sk)
@@ -446,6 +452,7 @@ static inline void wind_peer_hold(struct wind_peer *peer)
 
 /* output.c */
 int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
+void wind_pages_release(struct sock *sk);
 int wind_dest(struct sock *sk, const void *uaddr, int len,
 	      struct in6_addr *daddr, __be16 *dport, int *oif);
 void wind_push(struct wind_peer *peer);

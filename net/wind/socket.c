@@ -97,6 +97,7 @@ static void wind_close(struct sock *sk, long timeout)
 	wind_peers_destroy(sk);
 	WARN_ON_ONCE(ws->ooo_pkts);	/* every held packet was counted out */
 	wind_regions_destroy(sk);
+	wind_pages_release(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
 	release_sock(sk);
 	sk_common_release(sk);
