@@ -802,7 +802,8 @@ static bool pfrag_refill(struct sock *sk, unsigned int sz, gfp_t gfp)
 
 /**
  * wind_pages_release() - let go of the pages a socket kept for its packets
- * @sk: the socket, closing
+ * @sk: the socket, locked: closing, or its idle-peer timer found nothing
+ *	of it in flight
  *
  * Packets still in a queue somewhere hold their own references.
  */

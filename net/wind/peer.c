@@ -555,6 +555,9 @@ void wind_peers_gc(struct timer_list *t)
 			if (wind_peer_idle(peer))
 				wind_peer_remove(peer);
 		}
+	/* nothing in flight: the pages kept for packets go back */
+	if (!sk_wmem_alloc_get(sk))
+		wind_pages_release(sk);
 	if (ws->npeers && !ws->closing)
 		sk_reset_timer(sk, &ws->gc_timer, jiffies + period);
 out:
