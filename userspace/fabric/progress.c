@@ -1098,16 +1098,19 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		ret = -FI_EINVAL;
 		goto out;
 	}
+	tolen = wfi_addr_to(ep, sin, &to);
 	if (ep->txc.active) {
-		/* sends after a chunked one go after all of it */
+		/* a send to the peer of a chunked one goes after all of it
+		 * (and one chunked send at a time); others go on */
 		txc_push(ep);
-		if (ep->txc.active) {
+		if (ep->txc.active &&
+		    (wfi_addr_same(&ep->txc.to, &to) ||
+		     (ep->chunk && total > ep->chunk))) {
 			wfi_ep_progress(ep);
 			ret = -FI_EAGAIN;
 			goto out;
 		}
 	}
-	tolen = wfi_addr_to(ep, sin, &to);
 	if (ep->chunk && total > ep->chunk) {
 		struct wfi_txc *t = &ep->txc;
 

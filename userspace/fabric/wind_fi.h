@@ -277,8 +277,8 @@ struct wfi_rxc {
 };
 
 /* A chunked send not yet wholly handed to the socket (the socket's send
- * buffer was full): progress sends the rest; every other send of the
- * endpoint waits (FI_EAGAIN) until it is out. */
+ * buffer was full): progress sends the rest; sends to its peer, and
+ * other chunked sends, wait (FI_EAGAIN) until it is out. */
 struct wfi_txc {
 	bool			active;
 	union wfi_addr		to;
