@@ -688,10 +688,9 @@ static size_t rxc_finish(struct wfi_ep *ep, struct wfi_rxc *c)
 	wfi_list_del(&c->link);
 	ep->stat_chunked_rx++;
 	if (c->rx) {
-		if (rx_done(ep, c->rx, &c->hdr, c->total, got, &c->from))
-			free(c->rx);
-		else	/* not a multi-receive: cannot happen */
-			wfi_list_add_tail(ep->posted[c->rx->op].next, &c->rx->link);
+		/* never a multi-receive buffer: done with it */
+		rx_done(ep, c->rx, &c->hdr, c->total, got, &c->from);
+		free(c->rx);
 		free(c);
 		return 1;
 	}
@@ -780,6 +779,16 @@ static size_t rxc_cont(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 	return c->off == c->total ? rxc_finish(ep, c) : 0;
 }
 
+/* A header-only message the receiver drops: Wind reports @peer if dead */
+static void send_probe(struct wfi_ep *ep, const union wfi_addr *peer)
+{
+	struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
+	union wfi_addr to;
+
+	sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
+	       &to.sa, wfi_addr_to(ep, peer, &to));
+}
+
 /* Probe the peers that directed receives have waited on too long: a
  * message to a dead peer makes Wind declare it unreachable (within its
  * documented bound) and report it, which fails those receives. */
@@ -787,16 +796,13 @@ static void send_probes(struct wfi_ep *ep)
 {
 	int64_t now = now_ms();
 	fi_addr_t last = FI_ADDR_NOTAVAIL;
+	struct wfi_list *pos;
 	int op;
 
 	for (op = WFI_OP_MSG; op <= WFI_OP_TAGGED; op++) {
-		struct wfi_list *pos;
-
 		for (pos = ep->posted[op].next; pos != &ep->posted[op]; pos = pos->next) {
 			struct wfi_rx *rx = wfi_container_of(pos, struct wfi_rx, link);
-			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
 			const union wfi_addr *sin;
-			union wfi_addr to;
 
 			if (!is_directed(ep, rx) || now < rx->probe_at)
 				continue;
@@ -805,49 +811,34 @@ static void send_probes(struct wfi_ep *ep)
 			if (!sin || rx->src == last)
 				continue;
 			last = rx->src;
-			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
-			       &to.sa, wfi_addr_to(ep, sin, &to));
+			send_probe(ep, sin);
 		}
 	}
 	/* chunked messages into directed receives: their senders may die
 	 * mid-message */
-	{
-		struct wfi_list *pos;
+	for (pos = ep->rxcs.next; pos != &ep->rxcs; pos = pos->next) {
+		struct wfi_rxc *c = wfi_container_of(pos, struct wfi_rxc, link);
 
-		for (pos = ep->rxcs.next; pos != &ep->rxcs; pos = pos->next) {
-			struct wfi_rxc *c = wfi_container_of(pos, struct wfi_rxc, link);
-			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
-			union wfi_addr to;
-
-			if (!c->rx || !is_directed(ep, c->rx) || now < c->rx->probe_at)
-				continue;
-			c->rx->probe_at = now + ep->probe_ms;
-			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
-			       &to.sa, wfi_addr_to(ep, &c->from, &to));
-		}
+		if (!c->rx || !is_directed(ep, c->rx) || now < c->rx->probe_at)
+			continue;
+		c->rx->probe_at = now + ep->probe_ms;
+		send_probe(ep, &c->from);
 	}
 	/* RMA requests whose answer is late: the target may have died after
 	 * its kernel took the request (or closed without serving it) */
-	{
-		struct wfi_list *pos;
+	last = FI_ADDR_NOTAVAIL;
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
+		const union wfi_addr *sin;
 
-		last = FI_ADDR_NOTAVAIL;
-		for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
-			struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-			struct wfi_hdr h = { .version = WFI_HDR_VERSION, .op = WFI_OP_PROBE };
-			const union wfi_addr *sin;
-			union wfi_addr to;
-
-			if (now < p->probe_at)
-				continue;
-			p->probe_at = now + ep->probe_ms;
-			sin = wfi_av_addr(ep->av, p->dest);
-			if (!sin || p->dest == last)
-				continue;
-			last = p->dest;
-			sendto(ep->fd, &h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL,
-			       &to.sa, wfi_addr_to(ep, sin, &to));
-		}
+		if (now < p->probe_at)
+			continue;
+		p->probe_at = now + ep->probe_ms;
+		sin = wfi_av_addr(ep->av, p->dest);
+		if (!sin || p->dest == last)
+			continue;
+		last = p->dest;
+		send_probe(ep, sin);
 	}
 }
 
