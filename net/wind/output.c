@@ -853,14 +853,35 @@ out:
 	return skb;
 }
 
-/* Block until the send buffer has room for @need bytes. */
-static int wait_for_sndbuf(struct sock *sk, long *timeo, unsigned int need)
+/* May @need bytes of a message to @peer be queued, @pkt bytes a packet?
+ * The socket's packets take up to SO_SNDBUF.  Past it, a peer holding
+ * less than half of SO_SNDBUF may still queue, until the socket holds
+ * twice SO_SNDBUF: a peer that stops acknowledging (its receiver reads
+ * nothing) fills at most SO_SNDBUF, and sends to the socket's other
+ * peers go on, as each peer had a send buffer of its own (SCTP's
+ * sndbuf_policy 1, TCP's connections) within a bound per socket.
+ */
+static bool sndbuf_room(struct sock *sk, const struct wind_peer *peer,
+			unsigned int need, unsigned int pkt)
+{
+	u64 sndbuf = READ_ONCE(sk->sk_sndbuf);
+	u64 used = sk_wmem_alloc_get(sk);
+	u64 mine = (u64)(peer->write_seq - peer->snd_una) * pkt;
+
+	if (used + need <= sndbuf)
+		return true;
+	return mine + need <= sndbuf / 2 && used + need <= 2 * sndbuf;
+}
+
+/* Block until the send buffer has room for @need bytes to @peer. */
+static int wait_for_sndbuf(struct sock *sk, struct wind_peer *peer,
+			   long *timeo, unsigned int need, unsigned int pkt)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
+	while (!sndbuf_room(sk, peer, need, pkt)) {
 		if (sk->sk_err) {
 			err = sock_error(sk);
 			if (err)
@@ -876,8 +897,8 @@ static int wait_for_sndbuf(struct sock *sk, long *timeo, unsigned int need)
 		}
 		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		sk_wait_event(sk, timeo, sk_wmem_alloc_get(sk) + need <=
-			      READ_ONCE(sk->sk_sndbuf), &wait);
+		sk_wait_event(sk, timeo, sndbuf_room(sk, peer, need, pkt),
+			      &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
@@ -1046,7 +1067,7 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	struct wind_sync_waiter waiter;
 	struct wind_peer *peer;
 	struct sk_buff *skb;
-	unsigned int mss, nfrags, need, i;
+	unsigned int mss, nfrags, need, pkt, i;
 	struct wind_dsmhdr dsmhdr;
 	struct wind_dsm dsm;
 	size_t prefix = 0, total;
@@ -1118,16 +1139,17 @@ lookup:
 	total = len + prefix;
 	nfrags = total ? DIV_ROUND_UP(total, mss) : 1;
 	/* the truesize of alloc_pkt()'s packets where they fit a page */
-	need = nfrags * SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
+	pkt = SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
+	need = nfrags * pkt;
 	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf)) {
 		err = -EMSGSIZE;
 		goto out;
 	}
-	if (sk_wmem_alloc_get(sk) + need > READ_ONCE(sk->sk_sndbuf)) {
+	if (!sndbuf_room(sk, peer, need, pkt)) {
 		/* what corks hold back must not be what we wait for */
 		wind_uncork(sk, false);
 		wind_peer_hold(peer);
-		err = wait_for_sndbuf(sk, &timeo, need);
+		err = wait_for_sndbuf(sk, peer, &timeo, need, pkt);
 		i = peer->state == WIND_PEER_DEAD || peer->mss != mss;
 		wind_peer_put(peer);
 		if (err)

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/errqueue.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -781,6 +783,96 @@ TEST_F_TIMEOUT(dgram, many_peers, 60)
 	EXPECT_TRUE(wind_rx_empty(self->rx));
 	for (s = 0; s < SENDERS; s++)
 		close(fd[s]);
+}
+
+/*
+ * A peer that acknowledges nothing more (its receiver reads nothing, so
+ * its window shuts) fills at most the socket's SO_SNDBUF: it gets EAGAIN,
+ * while sends to another peer of the same socket go on, non-blocking and
+ * blocking, and the socket holds at most twice SO_SNDBUF.  Once the
+ * stuck receiver reads, every message it was sent arrives, in order.
+ */
+TEST_F_TIMEOUT(dgram, stuck_peer_holds_only_its_share, 120)
+{
+	enum { LEN = 8192, OTHER = 40 };
+	static uint8_t msg[LEN];
+	struct timeval tv = { .tv_sec = 10 };
+	socklen_t sl = sizeof(int);
+	int other, sndbuf, outq, n = 0, i;
+	struct sockaddr_in sa;
+	wind_sa other_dst;
+	ssize_t r;
+
+	other = wind_bound_socket(wind_ns(1), 0, &sa);
+	ASSERT_LE(0, other);
+	wind_sa_set(&other_dst, wind_node_addr(1), ntohs(sa.sin_port));
+	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_SNDBUF, &sndbuf, &sl));
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDTIMEO, &tv,
+				sizeof(tv)));
+
+	/* rx reads nothing: send until the send buffer stays full (POLLOUT
+	 * says half full, not too full for a message), three tries 300 ms
+	 * apart finding no room */
+	for (i = 0; i < 3; ) {
+		wind_msg_make(msg, LEN, n);
+		r = send_to(self->tx, msg, LEN, MSG_DONTWAIT, &self->rx_dst);
+		if (r == LEN) {
+			ASSERT_GT(10000, ++n);
+			i = 0;
+			continue;
+		}
+		ASSERT_EQ(-1, r);
+		ASSERT_EQ(EAGAIN, errno);
+		usleep(300000);
+		i++;
+	}
+	TH_LOG("%d messages of %d B to the stuck peer, SO_SNDBUF %d", n, LEN,
+	       sndbuf);
+	ASSERT_LT(0, n);
+
+	/* the other peer's messages go, the first without waiting */
+	for (i = 0; i < OTHER; i++) {
+		wind_msg_make(msg, LEN, 100000 + i);
+		r = send_to(self->tx, msg, LEN, i ? 0 : MSG_DONTWAIT, &other_dst);
+		ASSERT_EQ(LEN, r)
+			TH_LOG("send %d to the other peer: %s", i,
+			       strerror(errno));
+		memset(msg, 0, sizeof(msg));
+		r = recv_wait(other, msg, LEN, 0, NULL, NULL, WAIT_MS);
+		ASSERT_EQ(LEN, r);
+		EXPECT_EQ(100000 + i, wind_msg_check(msg, r));
+	}
+	ASSERT_EQ(0, ioctl(self->tx, SIOCOUTQ, &outq));
+	EXPECT_GE(2 * sndbuf, outq);
+
+	/* the stuck peer, probed meanwhile, may have let in a little more:
+	 * fill it again */
+	for (;;) {
+		wind_msg_make(msg, LEN, n);
+		r = send_to(self->tx, msg, LEN, MSG_DONTWAIT, &self->rx_dst);
+		if (r != LEN)
+			break;
+		ASSERT_GT(10000, ++n);
+	}
+	ASSERT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, ioctl(self->tx, SIOCOUTQ, &outq));
+	EXPECT_GE(2 * sndbuf, outq);
+
+	/* it reads: all of it, in order, and it is sent to again */
+	for (i = 0; i < n; i++) {
+		memset(msg, 0, sizeof(msg));
+		r = recv_wait(self->rx, msg, LEN, 0, NULL, NULL, WAIT_MS);
+		ASSERT_EQ(LEN, r) TH_LOG("message %d of %d: %s", i, n,
+					 strerror(errno));
+		ASSERT_EQ(i, wind_msg_check(msg, r));
+	}
+	wind_msg_make(msg, LEN, n);
+	ASSERT_EQ(LEN, send_to(self->tx, msg, LEN, 0, &self->rx_dst));
+	r = recv_wait(self->rx, msg, LEN, 0, NULL, NULL, WAIT_MS);
+	ASSERT_EQ(LEN, r);
+	EXPECT_EQ(n, wind_msg_check(msg, r));
+	EXPECT_TRUE(wind_rx_empty(other));
+	close(other);
 }
 
 /* Two sockets of the same namespace talk over the loopback */
