@@ -47,6 +47,15 @@
 #define CHUNK_TRUNC	100000
 #define CHUNK_M1	100000
 #define CHUNK_M2	150000
+/* phase 10: a chunked send to a receiver that reads nothing (b, not
+ * progressed) stays pending: more than b's socket takes and a's holds */
+#define HELD		(4u << 20)
+#define HELD_OTHER	300000
+/* the largest message sent whole with phase 10's FI_WIND_CHUNK: the
+ * room a piece needs, which a socket whose chunked send waits for room
+ * does not have (but for what ACKs free meanwhile) */
+#define HELD_CHUNK	"131072"
+#define HELD_SHORT	131072
 
 /* The provider's header (userspace/fabric/wind_fi.h), for the forged
  * messages of phase 9 */
@@ -285,6 +294,121 @@ static void name_of(struct end *e, struct sockaddr_in *sin)
 	CHECK(fi_getname(&e->ep->fid, sin, &len));
 }
 
+/* Progress both ends, without blocking on either, until @ctx's
+ * completion is in (it is taken out of the stash); any error fails. */
+static void pump(struct end *x, struct end *y, void *ctx,
+		 struct fi_cq_tagged_entry *c)
+{
+	struct end *ends[2] = { x, y };
+	int i, spins;
+
+	for (spins = 0; ; spins++) {
+		for (i = 0; i < nstash; i++) {
+			if (stash[i].c.op_context == ctx) {
+				*c = stash[i].c;
+				stash[i] = stash[--nstash];
+				return;
+			}
+		}
+		for (i = 0; i < 2; i++) {
+			struct fi_cq_err_entry err;
+			fi_addr_t src;
+			ssize_t r;
+
+			r = fi_cq_readfrom(ends[i]->cq, c, 1, &src);
+			if (r == 1) {
+				if (nstash == 64) {
+					fail("pump: completion for %p", c->op_context);
+					exit(1);
+				}
+				stash[nstash].c = *c;
+				stash[nstash++].src = src;
+			} else if (r == -FI_EAVAIL) {
+				memset(&err, 0, sizeof(err));
+				CHECK(fi_cq_readerr(ends[i]->cq, &err, 0));
+				fail("pump: error completion: %s (prov %d)",
+				     fi_strerror(err.err), err.prov_errno);
+				exit(1);
+			} else if (r != -FI_EAGAIN) {
+				CHECK(r);
+			}
+		}
+		/* about a millisecond a thousand spins: give up after
+		 * TIMEOUT_MS of sleeps */
+		if (spins > 1000 && !(spins % 1000))
+			usleep(1000);
+		if (spins > TIMEOUT_MS * 1000) {
+			fail("pump: no completion for %p", ctx);
+			exit(1);
+		}
+	}
+}
+
+/* 10: a's chunked send to b, which reads nothing yet, cannot all go: it
+ * holds back a's later sends to b and a's other chunked sends, not a's
+ * short sends to the server; once b reads, all of it arrives, then the
+ * send to b that waited. */
+static void held_back(struct end *a, struct end *b, fi_addr_t s,
+		      fi_addr_t tob, char *buf)
+{
+	struct fi_cq_tagged_entry c;
+	char *rbig = malloc(HELD), *other = buf + HELD, small[16], rsmall[64];
+	int big_ctx, small_ctx, other_ctx, r1, r2, i;
+	ssize_t r;
+
+	fill(buf, HELD, 0xa02);
+	CHECK(fi_tsend(a->ep, buf, HELD, NULL, tob, 0xa02, &big_ctx));
+	/* about 2 s of progress: the pieces b's socket takes (up to twice
+	 * its SO_RCVBUF) are in, a's send buffer is full */
+	for (i = 0; i < 2000; i++) {
+		r = fi_cq_read(a->cq, &c, 1);
+		if (r != -FI_EAGAIN) {
+			fail("held back: a %u B send to a reader of nothing completed (%zd)",
+			     HELD, r);
+			return;
+		}
+		usleep(1000);
+	}
+	fill(small, 10, 0xa03);
+	r = fi_tsend(a->ep, small, 10, NULL, tob, 0xa02, &small_ctx);
+	if (r != -FI_EAGAIN)
+		fail("held back: a send to the same peer gave %zd, not -FI_EAGAIN", r);
+	fill(other, HELD_OTHER, 0xa01);
+	r = fi_tsend(a->ep, other, HELD_OTHER, NULL, s, 0xa01, &other_ctx);
+	if (r != -FI_EAGAIN)
+		fail("held back: another chunked send gave %zd, not -FI_EAGAIN", r);
+	/* one sent whole to the server goes at once */
+	fill(other + HELD_OTHER, HELD_SHORT, 0xa00);
+	r = fi_tsend(a->ep, other + HELD_OTHER, HELD_SHORT, NULL, s, 0xa00,
+		     &other_ctx);
+	if (r)
+		fail("held back: a send to another peer gave %zd", r);
+	else
+		expect(a, &other_ctx, &c, NULL);
+
+	/* b reads: the long one, then the short one, same tag */
+	CHECK(fi_trecv(b->ep, rbig, HELD, NULL, FI_ADDR_UNSPEC, 0xa02, 0, &r1));
+	CHECK(fi_trecv(b->ep, rsmall, sizeof(rsmall), NULL, FI_ADDR_UNSPEC,
+		       0xa02, 0, &r2));
+	pump(a, b, &r1, &c);
+	if (c.len != HELD || !check_bytes(rbig, HELD, 0xa02))
+		fail("held back: the long message: len %zu or payload", c.len);
+	pump(a, b, &big_ctx, &c);
+	do {
+		r = fi_tsend(a->ep, small, 10, NULL, tob, 0xa02, &small_ctx);
+		if (r == -FI_EAGAIN)
+			fi_cq_read(b->cq, NULL, 0);
+	} while (r == -FI_EAGAIN);
+	CHECK(r);
+	pump(a, b, &r2, &c);
+	if (c.len != 10 || !check_bytes(rsmall, 10, 0xa03))
+		fail("held back: the short message behind it: len %zu or payload",
+		     c.len);
+	pump(a, b, &small_ctx, &c);
+	send_wait(a, s, other, HELD_OTHER, 0xa01, true);
+	free(rbig);
+}
+
 /* --- client --- */
 
 static int client(const char *file)
@@ -476,6 +600,36 @@ static int client(const char *file)
 		if (fd >= 0)
 			close(fd);
 	}
+
+	/* 10: a chunked send its receiver does not drain, between two
+	 * endpoints of 512 KiB socket buffers (the provider asks for 64 MiB,
+	 * which 4 MiB would not fill) and 128 KiB pieces */
+	barrier(&a, s, 15);
+	{
+		struct sockaddr_in nb2;
+		struct end a2, b2;
+
+		char *chunk = getenv("FI_WIND_CHUNK");
+
+		chunk = chunk ? strdup(chunk) : NULL;
+		setenv("FI_WIND_SNDBUF", "262144", 1);
+		setenv("FI_WIND_RCVBUF", "262144", 1);
+		setenv("FI_WIND_CHUNK", HELD_CHUNK, 1);
+		open_end(&a2);
+		open_end(&b2);
+		unsetenv("FI_WIND_SNDBUF");
+		unsetenv("FI_WIND_RCVBUF");
+		if (chunk)
+			setenv("FI_WIND_CHUNK", chunk, 1);
+		else
+			unsetenv("FI_WIND_CHUNK");
+		free(chunk);
+		name_of(&b2, &nb2);
+		held_back(&a2, &b2, s, insert(&nb2), buf);
+		close_end(&a2);
+		close_end(&b2);
+	}
+	barrier(&a, s, 16);
 
 	/* 8: b closes; the server's directed receive from b must fail */
 	close_end(&b);
@@ -789,6 +943,17 @@ static int server(const char *file)
 		free(big);
 		printf("server: phase 9 (chunked: directed, wildcard, order, truncation, multi-receive, forged pieces) done\n");
 	}
+
+	/* 10: the client's short message, sent while its chunked one to
+	 * its other endpoint was stuck, and the chunked one it held back
+	 * (from an endpoint the AV does not know) */
+	barrier(&e, ca, 15);
+	recv_check(&e, FI_ADDR_UNSPEC, 0xa00, 0, HELD_SHORT, 0xa00, HELD_SHORT,
+		   FI_ADDR_UNSPEC, "held back: one sent whole");
+	recv_check(&e, FI_ADDR_UNSPEC, 0xa01, 0, HELD_OTHER, 0xa01, HELD_OTHER,
+		   FI_ADDR_UNSPEC, "held back: the chunked one");
+	barrier(&e, ca, 16);
+	printf("server: phase 10 (a chunked send its receiver does not drain holds back only its peer and chunked sends) done\n");
 
 	/* 8: b is gone: a message to it is refused, and the directed
 	 * receive from it completes with an error instead of hanging */
