@@ -244,7 +244,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		wind_rtt_sample(&peer->rtt, sample, wind_rto_min_us(peer),
 				wind_rto_max_us(peer));
 	if (progress) {
-		peer->sk->sk_write_space(peer->sk);
+		wind_write_space(peer->sk);
 		peer->snd_una = ack;
 		if (wind_seq_before(peer->sack_high, ack))
 			peer->sack_high = ack;

@@ -873,15 +873,44 @@ static bool sndbuf_room(struct sock *sk, const struct wind_peer *peer,
 	return mine + need <= sndbuf / 2 && used + need <= 2 * sndbuf;
 }
 
-/* Block until the send buffer has room for @need bytes to @peer. */
+/**
+ * wind_write_space() - packets of a peer were acknowledged or dropped
+ * @sk: their socket
+ *
+ * As sk_write_space(), which wakes writers only once the socket's send
+ * buffer is less than half full; and writers waiting for room at all are
+ * woken too: a peer that acknowledges nothing may keep the buffer over
+ * half full for good, while room for the others' share comes with their
+ * acknowledgments (sndbuf_room()).  Called for acknowledgments, not for
+ * each packet the stack lets go of.
+ */
+void wind_write_space(struct sock *sk)
+{
+	sk->sk_write_space(sk);
+	if (READ_ONCE(wind_sk(sk)->sndbuf_waiters) && !sock_writeable(sk))
+		wake_up_interruptible_sync_poll(sk_sleep(sk), EPOLLOUT |
+						EPOLLWRNORM | EPOLLWRBAND);
+}
+
+/* Block until the send buffer has room for @need bytes to @peer.  Each
+ * sleep is at most WIND_SNDBUF_RECHECK: a packet the stack lets go of
+ * late, after its acknowledgment, wakes writers only below half of
+ * SO_SNDBUF (wind_wfree()), which a stuck peer may never let it reach.
+ */
+#define WIND_SNDBUF_RECHECK	(HZ / 50)
+
 static int wait_for_sndbuf(struct sock *sk, struct wind_peer *peer,
 			   long *timeo, unsigned int need, unsigned int pkt)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct wind_sock *ws = wind_sk(sk);
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
+	WRITE_ONCE(ws->sndbuf_waiters, ws->sndbuf_waiters + 1);
 	while (!sndbuf_room(sk, peer, need, pkt)) {
+		long t;
+
 		if (sk->sk_err) {
 			err = sock_error(sk);
 			if (err)
@@ -897,9 +926,15 @@ static int wait_for_sndbuf(struct sock *sk, struct wind_peer *peer,
 		}
 		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		sk_wait_event(sk, timeo, sndbuf_room(sk, peer, need, pkt),
+		t = min_t(long, *timeo, WIND_SNDBUF_RECHECK);
+		if (*timeo != MAX_SCHEDULE_TIMEOUT)
+			*timeo -= t;
+		sk_wait_event(sk, &t, sndbuf_room(sk, peer, need, pkt),
 			      &wait);
+		if (*timeo != MAX_SCHEDULE_TIMEOUT)
+			*timeo += t;	/* what it did not sleep */
 	}
+	WRITE_ONCE(ws->sndbuf_waiters, ws->sndbuf_waiters - 1);
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
 }

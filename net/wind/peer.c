@@ -409,7 +409,7 @@ static u32 fail_write_queue(struct wind_peer *peer, int err)
 			messages++;
 		kfree_skb(skb);
 	}
-	peer->sk->sk_write_space(peer->sk);
+	wind_write_space(peer->sk);
 	peer->send_head = NULL;
 	peer->sacked_out = 0;
 	list_for_each_entry_safe(w, tmp, &peer->sync_waiters, node) {

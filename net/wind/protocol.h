@@ -315,6 +315,9 @@ struct wind_sock {
 					 */
 	u32 rcv_claim_end;		/* the seq after that message */
 	unsigned int starved;		/* peers we advertised a small window */
+	u32 sndbuf_waiters;		/* writers waiting for send buffer
+					 * room (output.c); socket lock
+					 */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
 	struct xarray regions;		/* id -> wind_region_k, socket lock */
@@ -457,6 +460,7 @@ int wind_dest(struct sock *sk, const void *uaddr, int len,
 	      struct in6_addr *daddr, __be16 *dport, int *oif);
 void wind_push(struct wind_peer *peer);
 void wind_uncork(struct sock *sk, bool clear);
+void wind_write_space(struct sock *sk);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,

@@ -693,6 +693,8 @@ TEST_F(dgram, sync_waits_for_ack)
 	EXPECT_TRUE(wind_poll(self->rx, POLLIN, 0) & POLLIN);
 	ASSERT_EQ((ssize_t)sizeof(out),
 		  recv_wait(self->rx, in, sizeof(in), 0, NULL, NULL, WAIT_MS));
+	/* the later tests share the link */
+	wind_run("tc -n %s qdisc del dev eth0 root", wind_ns(0));
 }
 
 /*
@@ -798,15 +800,24 @@ TEST_F_TIMEOUT(dgram, stuck_peer_holds_only_its_share, 120)
 	static uint8_t msg[LEN];
 	struct timeval tv = { .tv_sec = 10 };
 	socklen_t sl = sizeof(int);
-	int other, sndbuf, outq, n = 0, i;
+	int other, sndbuf, outq, n = 0, i, rcvbuf = 16384, big = 4 << 20;
+	bool delayed;
 	struct sockaddr_in sa;
 	wind_sa other_dst;
 	ssize_t r;
 
+	/* no delay left by an earlier test */
+	wind_run("tc -n %s qdisc del dev eth0 root 2>/dev/null; true", wind_ns(0));
 	other = wind_bound_socket(wind_ns(1), 0, &sa);
 	ASSERT_LE(0, other);
 	wind_sa_set(&other_dst, wind_node_addr(1), ntohs(sa.sin_port));
+	/* the other's kernel takes the whole burst below unread */
+	ASSERT_EQ(0, setsockopt(other, SOL_SOCKET, SO_RCVBUFFORCE, &big,
+				sizeof(big)));
 	ASSERT_EQ(0, getsockopt(self->tx, SOL_SOCKET, SO_SNDBUF, &sndbuf, &sl));
+	/* the stuck receiver's kernel takes little, then nothing more */
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				sizeof(rcvbuf)));
 	ASSERT_EQ(0, setsockopt(self->tx, SOL_SOCKET, SO_SNDTIMEO, &tv,
 				sizeof(tv)));
 
@@ -830,18 +841,29 @@ TEST_F_TIMEOUT(dgram, stuck_peer_holds_only_its_share, 120)
 	       sndbuf);
 	ASSERT_LT(0, n);
 
-	/* the other peer's messages go, the first without waiting */
+	/* the other peer's messages go, the first without waiting; the
+	 * rest back to back, more than its share of the buffer, so the
+	 * sender waits for the other's acknowledgments (its kernel takes
+	 * them unread), 50 ms away, while the stuck peer keeps the buffer
+	 * over half full: they must wake it (SO_SNDTIMEO: EAGAIN after 10 s
+	 * if nothing does) */
+	delayed = !wind_run("tc -n %s qdisc add dev eth0 root netem delay 50ms",
+			    wind_ns(0));
 	for (i = 0; i < OTHER; i++) {
 		wind_msg_make(msg, LEN, 100000 + i);
 		r = send_to(self->tx, msg, LEN, i ? 0 : MSG_DONTWAIT, &other_dst);
 		ASSERT_EQ(LEN, r)
 			TH_LOG("send %d to the other peer: %s", i,
 			       strerror(errno));
+	}
+	for (i = 0; i < OTHER; i++) {
 		memset(msg, 0, sizeof(msg));
 		r = recv_wait(other, msg, LEN, 0, NULL, NULL, WAIT_MS);
 		ASSERT_EQ(LEN, r);
 		EXPECT_EQ(100000 + i, wind_msg_check(msg, r));
 	}
+	if (delayed)
+		wind_run("tc -n %s qdisc del dev eth0 root", wind_ns(0));
 	ASSERT_EQ(0, ioctl(self->tx, SIOCOUTQ, &outq));
 	EXPECT_GE(2 * sndbuf, outq);
 
