@@ -861,12 +861,17 @@ out:
  * peers go on, as each peer had a send buffer of its own (SCTP's
  * sndbuf_policy 1, TCP's connections) within a bound per socket.
  */
+static u64 peer_queued(const struct wind_peer *peer, unsigned int pkt)
+{
+	return (u64)(peer->write_seq - peer->snd_una) * pkt;
+}
+
 static bool sndbuf_room(struct sock *sk, const struct wind_peer *peer,
 			unsigned int need, unsigned int pkt)
 {
 	u64 sndbuf = READ_ONCE(sk->sk_sndbuf);
 	u64 used = sk_wmem_alloc_get(sk);
-	u64 mine = (u64)(peer->write_seq - peer->snd_una) * pkt;
+	u64 mine = peer_queued(peer, pkt);
 
 	if (used + need <= sndbuf)
 		return true;
@@ -878,11 +883,12 @@ static bool sndbuf_room(struct sock *sk, const struct wind_peer *peer,
  * @sk: their socket
  *
  * As sk_write_space(), which wakes writers only once the socket's send
- * buffer is less than half full; and writers waiting for room at all are
- * woken too: a peer that acknowledges nothing may keep the buffer over
- * half full for good, while room for the others' share comes with their
- * acknowledgments (sndbuf_room()).  Called for acknowledgments, not for
- * each packet the stack lets go of.
+ * buffer is less than half full; and writers waiting while other peers
+ * hold more than half of it are woken too: a peer that acknowledges
+ * nothing may keep the buffer over half full for good, while room for a
+ * writer's share comes with its own peer's acknowledgments
+ * (sndbuf_room()).  Called for acknowledgments, not for each packet the
+ * stack lets go of.
  */
 void wind_write_space(struct sock *sk)
 {
@@ -892,10 +898,14 @@ void wind_write_space(struct sock *sk)
 						EPOLLWRNORM | EPOLLWRBAND);
 }
 
-/* Block until the send buffer has room for @need bytes to @peer.  Each
- * sleep is at most WIND_SNDBUF_RECHECK: a packet the stack lets go of
- * late, after its acknowledgment, wakes writers only below half of
- * SO_SNDBUF (wind_wfree()), which a stuck peer may never let it reach.
+/* Block until the send buffer has room for @need bytes to @peer.  While
+ * other peers hold more than half of SO_SNDBUF the writer counts in
+ * sndbuf_waiters, for wind_write_space() (a writer to the only busy peer
+ * is woken as before, below half).  Each sleep is at most
+ * WIND_SNDBUF_RECHECK: a packet the stack lets go of late, after its
+ * acknowledgment, wakes writers only below half of SO_SNDBUF
+ * (wind_wfree()), and other peers may take more of the buffer while we
+ * sleep uncounted.
  */
 #define WIND_SNDBUF_RECHECK	(HZ / 50)
 
@@ -904,12 +914,20 @@ static int wait_for_sndbuf(struct sock *sk, struct wind_peer *peer,
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct wind_sock *ws = wind_sk(sk);
+	bool counted = false;
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	WRITE_ONCE(ws->sndbuf_waiters, ws->sndbuf_waiters + 1);
 	while (!sndbuf_room(sk, peer, need, pkt)) {
+		bool others = sk_wmem_alloc_get(sk) > peer_queued(peer, pkt) +
+			READ_ONCE(sk->sk_sndbuf) / 2;
 		long t;
+
+		if (others != counted) {
+			WRITE_ONCE(ws->sndbuf_waiters,
+				   ws->sndbuf_waiters + (others ? 1 : -1));
+			counted = others;
+		}
 
 		if (sk->sk_err) {
 			err = sock_error(sk);
@@ -934,7 +952,8 @@ static int wait_for_sndbuf(struct sock *sk, struct wind_peer *peer,
 		if (*timeo != MAX_SCHEDULE_TIMEOUT)
 			*timeo += t;	/* what it did not sleep */
 	}
-	WRITE_ONCE(ws->sndbuf_waiters, ws->sndbuf_waiters - 1);
+	if (counted)
+		WRITE_ONCE(ws->sndbuf_waiters, ws->sndbuf_waiters - 1);
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
 }
