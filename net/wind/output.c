@@ -853,6 +853,14 @@ out:
 	return skb;
 }
 
+/* The bytes @peer's queued packets take, @pkt bytes a packet: each sent
+ * and unacknowledged or not yet sent (the estimate a send is checked with)
+ */
+static u64 peer_queued(const struct wind_peer *peer, unsigned int pkt)
+{
+	return (u64)(peer->write_seq - peer->snd_una) * pkt;
+}
+
 /* May @need bytes of a message to @peer be queued, @pkt bytes a packet?
  * The socket's packets take up to SO_SNDBUF.  Past it, a peer holding
  * less than half of SO_SNDBUF may still queue, until the socket holds
@@ -861,11 +869,6 @@ out:
  * peers go on, as each peer had a send buffer of its own (SCTP's
  * sndbuf_policy 1, TCP's connections) within a bound per socket.
  */
-static u64 peer_queued(const struct wind_peer *peer, unsigned int pkt)
-{
-	return (u64)(peer->write_seq - peer->snd_una) * pkt;
-}
-
 static bool sndbuf_room(struct sock *sk, const struct wind_peer *peer,
 			unsigned int need, unsigned int pkt)
 {
