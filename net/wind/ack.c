@@ -147,6 +147,56 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 	}
 }
 
+/* Was @cb last sent before the last retransmission timeout? */
+static bool sent_before_rto(const struct wind_peer *peer,
+			    const struct wind_skb_cb *cb)
+{
+	return (s32)((u32)cb->tx_us - peer->rto_tx_us) < 0;
+}
+
+/* After a retransmission timeout, every packet then in flight that the
+ * peer has not reported is lost (RFC 8985 6.3; Linux TCP's
+ * tcp_timeout_mark_lost()): the timeout resent the oldest one, and each
+ * ACK from then on resends the others, oldest first, while fewer than a
+ * congestion window of packets sent since the timeout are out.  RACK
+ * alone may not find them: when an earlier pass already resent them,
+ * they were sent after the packets the peer reported since, and the
+ * timeout's resend, back sooner than half an SRTT that queueing
+ * inflated, is taken for the original's arrival.  Without this, a
+ * receiver that dropped a window (16 senders overflowing its buffer at
+ * once) got it back one packet per backed-off timeout.
+ */
+static void rto_recover(struct wind_peer *peer)
+{
+	struct sk_buff *skb;
+	u32 out = 0;
+
+	if (!peer->rto_recovery)
+		return;
+	if (!wind_seq_before(peer->snd_una, peer->rto_high)) {
+		peer->rto_recovery = 0;
+		return;
+	}
+	skb_queue_walk(&peer->wq, skb) {
+		if (skb == peer->send_head)
+			break;
+		if (!WIND_SKB_CB(skb)->sacked &&
+		    !sent_before_rto(peer, WIND_SKB_CB(skb)))
+			out++;
+	}
+	skb_queue_walk(&peer->wq, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (skb == peer->send_head || out >= peer->cwnd ||
+		    !wind_seq_before(cb->seq, peer->rto_high))
+			break;
+		if (cb->sacked || !sent_before_rto(peer, cb))
+			continue;
+		wind_retransmit(peer, skb, 0, WIND_RTX_RECOVERY);
+		out++;
+	}
+}
+
 /* Mark what the selective bitmap reports (bit i: seq ack + 1 + i); the
  * newest first-time transmission among them gives an RTT sample.  A
  * receiver short of memory drops out-of-order packets it reported: a
@@ -268,6 +318,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
 	wind_cwnd_grow(peer, acked);
 	rack_detect_loss(peer, now);
+	rto_recover(peer);
 
 	if (peer->snd_una == peer->snd_nxt)
 		wind_rtx_timer_stop(peer);

@@ -441,6 +441,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 	peer->snd_una = peer->write_seq;
 	peer->snd_nxt = peer->write_seq;
 	peer->retries = 0;
+	peer->rto_recovery = 0;
 	wind_rtx_timer_stop(peer);
 	if (lost)
 		wind_report_error(peer->sk, peer, err, lost, 0);

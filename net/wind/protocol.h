@@ -241,10 +241,15 @@ struct wind_peer {
 	u32 ssthresh;			/* slow start below this */
 	u32 cwnd_cnt;			/* acked packets toward cwnd + 1 */
 	u32 recover;			/* snd_nxt when the window was cut */
+	u32 rto_high;			/* snd_nxt at the last timeout */
+	u32 rto_tx_us;			/* and its time: what went before
+					 * and is unreported is lost
+					 */
 	struct wind_rtt rtt;
 	u8 retries;			/* timeouts without progress */
 	u8 tlp_out:1;			/* a tail loss probe is out */
 	u8 pto_armed:1;			/* rtx_timer is the probe timeout */
+	u8 rto_recovery:1;		/* resending what a timeout lost */
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
 					 */

@@ -29,7 +29,8 @@
 	EM(WIND_RTX_TIMEOUT, "timeout")		\
 	EM(WIND_RTX_PROBE, "probe")		\
 	EM(WIND_RTX_CHALLENGE, "challenge")	\
-	EMe(WIND_RTX_RACK, "rack")
+	EM(WIND_RTX_RACK, "rack")		\
+	EMe(WIND_RTX_RECOVERY, "recovery")
 
 /* What happened to a peer (enum wind_peer_event, the uapi header) */
 #define WIND_PEER_EVENTS				\
