@@ -43,6 +43,7 @@ static void drop_skb(struct wind_peer *peer, struct sk_buff *skb)
 static void rq_unlink(struct wind_peer *peer, struct sk_buff *skb)
 {
 	__skb_unlink(skb, &peer->rq);
+	wind_sk(peer->sk)->rq_bytes -= skb->truesize;
 	if (WIND_SKB_CB(skb)->ooo)
 		wind_sk(peer->sk)->ooo_pkts--;
 }
@@ -261,6 +262,30 @@ static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
 	return true;
 }
 
+/* Grow a receive buffer that partly received messages filled: as a TCP
+ * connection's buffer grows (up to net.ipv4.tcp_rmem[2]), and for the
+ * same reason: a socket whose many peers each send a large message at
+ * once needs room for all of them under way, a connection per peer would
+ * have had a buffer each.  Only while the user did not set SO_RCVBUF,
+ * messages under way hold at least half of the buffer (a reader behind
+ * its queue of whole messages is not helped by more room) and the
+ * protocol's memory is not under pressure (net.wind.mem).  Doubling; the
+ * buffer stays grown, as TCP's does.
+ */
+static bool rcvbuf_grow(struct sock *sk)
+{
+	int cur = READ_ONCE(sk->sk_rcvbuf);
+	int max = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_rmem[2]);
+
+	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || cur >= max ||
+	    wind_sk(sk)->rq_bytes < (u32)cur / 2 ||
+	    READ_ONCE(wind_sk(sk)->rmem_short) ||
+	    atomic_long_read(&wind_memory_allocated) > READ_ONCE(wind_mem[1]))
+		return false;
+	WRITE_ONCE(sk->sk_rcvbuf, cur > max / 2 ? max : 2 * cur);
+	return true;
+}
+
 /* Room for a packet?  An in-order packet may take the buffer up to twice
  * its size when the out-of-order ones are gone: a message that fits the
  * buffer by its bytes must be able to complete despite per-packet
@@ -276,6 +301,8 @@ static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 	if (seq != peer->rcv_nxt)
 		return false;
 	if (prune_ooo(peer, skb->truesize))
+		return true;
+	if (rcvbuf_grow(sk) && fits(sk, skb->truesize))
 		return true;
 	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
 	       sk_rmem_alloc_get(sk) + skb->truesize <=
@@ -362,6 +389,7 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		wind_sk(sk)->ooo_pkts++;
 	}
 	insert_sorted(&peer->rq, skb);
+	wind_sk(sk)->rq_bytes += skb->truesize;
 	peer->rx_packets++;
 	if (seq == peer->rcv_nxt)
 		peer->rcv_nxt += wind_rt_advance(peer->rt);

@@ -312,6 +312,10 @@ struct wind_sock {
 	spinlock_t mem_lock;		/* sk_forward_alloc (mem.c) */
 	u32 npeers;
 	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
+	u32 rq_bytes;			/* truesize of the packets all peers'
+					 * rq hold (messages under way); socket
+					 * lock
+					 */
 	struct wind_peer *rcv_claim;	/* whose message may take the receive
 					 * buffer past sk_rcvbuf (deliver.c);
 					 * socket lock; no reference: cleared

@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Incast (wind(7), "Receive buffer"): 16 sockets in namespace A each
 send a 64 KiB async-ordered message at once to one socket in B, over
-a veth of MTU 1500, the receiver's buffer at its default.  Their
-half-received messages together exceed the buffer; the receiver lets
-one message at a time past sk_rcvbuf, so every message completes: all
-16 arrive exact, and the receiver holds nothing
-afterwards.  (Before, every peer's in-order packets were let in up to
-twice the buffer, and 16 half-received messages filled it for good.)"""
+a veth of MTU 1500.  Their half-received messages together exceed the
+receive buffer.
+
+Twice: first to a socket whose buffer is at its default, which grows as
+a TCP connection's does (partly received messages filled it and nothing
+was readable) up to net.ipv4.tcp_rmem[2]; then to one whose SO_RCVBUF
+was set, which keeps its size and lets one message at a time past
+sk_rcvbuf.  Both ways every message completes: all 16 arrive exact, and
+the receiver holds nothing afterwards.  (Before, every peer's in-order
+packets were let in up to twice the buffer, and 16 half-received
+messages filled it for good.)"""
 import os
 import socket
 import sys
@@ -49,57 +54,84 @@ def rx_queue(ns, port):
     return int(wind_sock_row(ns, port)[4].split(":")[1], 16)
 
 
+def tcp_rmem_max(ns):
+    out = run("ip", "netns", "exec", ns, "cat",
+              "/proc/sys/net/ipv4/tcp_rmem").stdout
+    return int(out.split()[2])
+
+
+def incast(t, port, rcvbuf):
+    """16 senders at once to a new socket of B on port; SO_RCVBUF set to
+    rcvbuf unless None.  Returns the receiver's SO_RCVBUF before and
+    after."""
+    enter(B)
+    rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    if rcvbuf:
+        rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    rx.bind(("10.79.0.2", port))
+    rx.settimeout(90)
+    enter(A)
+    tx = []
+    for i in range(SENDERS):
+        s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+        s.bind(("10.79.0.1", 7800 + i))
+        s.settimeout(90)
+        tx.append(s)
+    enter(None)
+    before = rx.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    sent = {i: [payload(i, k) for k in range(MSGS)] for i in range(SENDERS)}
+    err = []
+
+    def send(i):
+        try:
+            for m in sent[i]:
+                tx[i].sendto(m, ("10.79.0.2", port))
+        except OSError as e:
+            err.append((i, e))
+
+    ths = [threading.Thread(target=send, args=(i,)) for i in range(SENDERS)]
+    for th in ths:
+        th.start()
+    got = {i: [] for i in range(SENDERS)}
+    n = 0
+    try:
+        for n in range(1, SENDERS * MSGS + 1):
+            m, src = rx.recvfrom(1 << 17)
+            got[src[1] - 7800].append(m)
+    except OSError as e:
+        err.append(("recv", e))
+        n -= 1
+    for th in ths:
+        th.join()
+    what = "set" if rcvbuf else "default"
+    t.check(f"every_message_of_16_senders_arrives_{what}_buffer",
+            n == SENDERS * MSGS and not err,
+            f"{n} of {SENDERS * MSGS} arrived; errors {err}")
+    t.check(f"exact_and_in_order_per_sender_{what}_buffer", got == sent,
+            "; ".join(f"sender {i}: {[m[:2].hex() for m in got[i]]}"
+                      for i in got if got[i] != sent[i])[:400])
+    q = rx_queue(B, port)
+    t.check(f"receiver_holds_nothing_after_{what}_buffer", q == 0,
+            f"rx_queue {q}")
+    after = rx.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    for s in tx:
+        s.close()
+    rx.close()
+    return before, after
+
+
 def main():
-    t = Ktap(3)
+    t = Ktap(8)
     try:
         setup()
-        enter(B)
-        rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-        rx.bind(("10.79.0.2", 7700))
-        rx.settimeout(90)
-        enter(A)
-        tx = []
-        for i in range(SENDERS):
-            s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-            s.bind(("10.79.0.1", 7800 + i))
-            s.settimeout(90)
-            tx.append(s)
-        enter(None)
-        sent = {i: [payload(i, k) for k in range(MSGS)] for i in range(SENDERS)}
-        err = []
-
-        def send(i):
-            try:
-                for m in sent[i]:
-                    tx[i].sendto(m, ("10.79.0.2", 7700))
-            except OSError as e:
-                err.append((i, e))
-
-        ths = [threading.Thread(target=send, args=(i,)) for i in range(SENDERS)]
-        for th in ths:
-            th.start()
-        got = {i: [] for i in range(SENDERS)}
-        n = 0
-        try:
-            for n in range(1, SENDERS * MSGS + 1):
-                m, src = rx.recvfrom(1 << 17)
-                got[src[1] - 7800].append(m)
-        except OSError as e:
-            err.append(("recv", e))
-            n -= 1
-        for th in ths:
-            th.join()
-        t.check("every_message_of_16_senders_arrives",
-                n == SENDERS * MSGS and not err,
-                f"{n} of {SENDERS * MSGS} arrived; errors {err}")
-        t.check("exact_and_in_order_per_sender", got == sent,
-                "; ".join(f"sender {i}: {[m[:2].hex() for m in got[i]]}"
-                          for i in got if got[i] != sent[i])[:400])
-        q = rx_queue(B, 7700)
-        t.check("receiver_holds_nothing_after", q == 0, f"rx_queue {q}")
-        for s in tx:
-            s.close()
-        rx.close()
+        before, after = incast(t, 7700, None)
+        top = tcp_rmem_max(B)
+        t.check("default_buffer_grew_up_to_tcp_rmem_max",
+                before < after <= max(top, before),
+                f"SO_RCVBUF {before} -> {after}, tcp_rmem[2] {top}")
+        before, after = incast(t, 7701, 106496)
+        t.check("set_buffer_kept_its_size", before == after == 2 * 106496,
+                f"SO_RCVBUF {before} -> {after}")
     finally:
         teardown()
     return 1 if t.failed else 0
