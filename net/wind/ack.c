@@ -158,13 +158,14 @@ static bool sent_before_rto(const struct wind_peer *peer,
  * peer has not reported is lost (RFC 8985 6.3; Linux TCP's
  * tcp_timeout_mark_lost()): the timeout resent the oldest one, and each
  * ACK from then on resends the others, oldest first, while fewer than a
- * congestion window of packets sent since the timeout are out.  RACK
- * alone may not find them: when an earlier pass already resent them,
- * they were sent after the packets the peer reported since, and the
- * timeout's resend, back sooner than half an SRTT that queueing
- * inflated, is taken for the original's arrival.  Without this, a
- * receiver that dropped a window (16 senders overflowing its buffer at
- * once) got it back one packet per backed-off timeout.
+ * congestion window of packets sent since the timeout are out, until the
+ * cumulative ACK passes recover (snd_nxt at the timeout; no RACK cut
+ * moves it before then).  RACK alone may not find them: when an earlier
+ * pass already resent them, they were sent after the packets the peer
+ * reported since, and the timeout's resend, back sooner than half an
+ * SRTT that queueing inflated, is taken for the original's arrival.
+ * Without this, a receiver that dropped a window (16 senders overflowing
+ * its buffer at once) got it back one packet per backed-off timeout.
  */
 static void rto_recover(struct wind_peer *peer)
 {
@@ -173,7 +174,7 @@ static void rto_recover(struct wind_peer *peer)
 
 	if (!peer->rto_recovery)
 		return;
-	if (!wind_seq_before(peer->snd_una, peer->rto_high)) {
+	if (!wind_seq_before(peer->snd_una, peer->recover)) {
 		peer->rto_recovery = 0;
 		return;
 	}
@@ -188,7 +189,7 @@ static void rto_recover(struct wind_peer *peer)
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 
 		if (skb == peer->send_head || out >= peer->cwnd ||
-		    !wind_seq_before(cb->seq, peer->rto_high))
+		    !wind_seq_before(cb->seq, peer->recover))
 			break;
 		if (cb->sacked || !sent_before_rto(peer, cb))
 			continue;

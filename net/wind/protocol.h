@@ -241,9 +241,9 @@ struct wind_peer {
 	u32 ssthresh;			/* slow start below this */
 	u32 cwnd_cnt;			/* acked packets toward cwnd + 1 */
 	u32 recover;			/* snd_nxt when the window was cut */
-	u32 rto_high;			/* snd_nxt at the last timeout */
-	u32 rto_tx_us;			/* and its time: what went before
-					 * and is unreported is lost
+	u32 rto_tx_us;			/* time of the last timeout: what
+					 * went before it, up to recover, and
+					 * is unreported is lost
 					 */
 	struct wind_rtt rtt;
 	u8 retries;			/* timeouts without progress */

@@ -170,11 +170,11 @@ static void rtx_timeout(struct wind_peer *peer)
 			if (!first && !WIND_SKB_CB(skb)->sacked)
 				first = skb;
 		}
-		/* what is in flight now and unreported is lost: the
-		 * ACKs after this resend it (ack.c, rto_recover())
+		/* what is in flight now (before recover, which the cut
+		 * above set to snd_nxt) and unreported is lost: the ACKs
+		 * after this resend it (ack.c, rto_recover())
 		 */
 		peer->rto_recovery = 1;
-		peer->rto_high = peer->snd_nxt;
 		peer->rto_tx_us = (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
 		wind_retransmit(peer, first ?: skb_peek(&peer->wq),
 				WIND_F_ACKREQ, WIND_RTX_TIMEOUT);

@@ -20,29 +20,19 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from windtest import (SOCK_WIND, IPPROTO_WIND, Ktap, enter,  # noqa: E402
-                      run, wind_sock_row)
+                      main_as_root, netns_del, run, veth_netns,
+                      wind_sock_row)
 
 A, B = "wiA", "wiB"
 SENDERS, MSGS, SIZE = 16, 1, 65536
 
 
-def sh(cmd):
-    return run("sh", "-c", cmd)
-
-
 def teardown():
-    for ns in (A, B):
-        sh(f"ip netns del {ns} 2>/dev/null; true")
+    netns_del(A, B)
 
 
 def setup():
-    teardown()
-    for ns in (A, B):
-        sh(f"ip netns add {ns} && ip -n {ns} link set lo up")
-    sh(f"ip -n {A} link add eth0 type veth peer name eth0 netns {B}")
-    for ns, addr in ((A, "10.79.0.1"), (B, "10.79.0.2")):
-        sh(f"ip -n {ns} addr add {addr}/24 dev eth0")
-        sh(f"ip -n {ns} link set eth0 up")
+    veth_netns(A, B, "10.79.0.1", "10.79.0.2")
 
 
 def payload(i, k):
@@ -138,7 +128,4 @@ def main():
 
 
 if __name__ == "__main__":
-    if os.geteuid() != 0:
-        print("TAP version 13\n1..0 # SKIP must be root")
-        sys.exit(4)
-    sys.exit(main())
+    main_as_root(main)

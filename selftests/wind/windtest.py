@@ -6,6 +6,7 @@ import ctypes
 import os
 import socket
 import subprocess
+import sys
 
 SOCK_WIND, IPPROTO_WIND, SOL_WIND = 7, 253, 253
 CLONE_NEWNET = 0x40000000
@@ -79,3 +80,30 @@ class Ktap:
     def skip(self, name, why):
         self.i += 1
         print(f"ok {self.i} {name} # SKIP {why}", flush=True)
+
+
+def netns_del(*names):
+    """Delete these network namespaces, those that exist."""
+    for ns in names:
+        run("sh", "-c", f"ip netns del {ns} 2>/dev/null; true")
+
+
+def veth_netns(a, b, addr_a, addr_b):
+    """Namespaces a and b (made anew), joined by a veth named eth0 at
+    each end, with addr_a/24 and addr_b/24, up."""
+    netns_del(a, b)
+    for ns in (a, b):
+        run("sh", "-c", f"ip netns add {ns} && ip -n {ns} link set lo up")
+    run("ip", "-n", a, "link", "add", "eth0", "type", "veth", "peer",
+        "name", "eth0", "netns", b)
+    for ns, addr in ((a, addr_a), (b, addr_b)):
+        run("ip", "-n", ns, "addr", "add", f"{addr}/24", "dev", "eth0")
+        run("ip", "-n", ns, "link", "set", "eth0", "up")
+
+
+def main_as_root(main):
+    """Exit with main()'s status; skip (KTAP, status 4) unless root."""
+    if os.geteuid() != 0:
+        print("TAP version 13\n1..0 # SKIP must be root")
+        sys.exit(4)
+    sys.exit(main())
