@@ -268,9 +268,12 @@ static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
  * once needs room for all of them under way, a connection per peer would
  * have had a buffer each.  Only while the user did not set SO_RCVBUF,
  * messages under way hold at least half of the buffer (a reader behind
- * its queue of whole messages is not helped by more room) and the
- * protocol's memory is not under pressure (net.wind.mem).  Doubling; the
- * buffer stays grown, as TCP's does.
+ * its queue of whole messages is not helped by more room), every peer is
+ * verified (an off-path host's forged first packets, partial messages
+ * from as many source ports as unverified_max allows, must not make the
+ * socket hold 30 times more) and the protocol's memory is not under
+ * pressure (net.wind.mem).  Doubling; the buffer stays grown, as TCP's
+ * does.
  */
 static bool rcvbuf_grow(struct sock *sk)
 {
@@ -278,7 +281,7 @@ static bool rcvbuf_grow(struct sock *sk)
 	int max = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_rmem[2]);
 
 	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || cur >= max ||
-	    wind_sk(sk)->rq_bytes < (u32)cur / 2 ||
+	    wind_sk(sk)->rq_bytes < (u32)cur / 2 || wind_sk(sk)->unverified ||
 	    READ_ONCE(wind_sk(sk)->rmem_short) ||
 	    atomic_long_read(&wind_memory_allocated) > READ_ONCE(wind_mem[1]))
 		return false;

@@ -10,8 +10,9 @@
  * Bounds checked are the documented ones (wind.rst): a silent peer is
  * declared unreachable within a tail loss probe plus r0 + retries *
  * rto_max_ms of the last packet heard (here BOUND_MS = 6 * 250 ms, plus
- * 3 s of slack for a loaded TCG guest, as in wind_failure); a receiver holds at most twice its SO_RCVBUF; a peer
- * state costs about 616 B (README) and a socket keeps at most 65536.
+ * 3 s of slack for a loaded TCG guest, as in wind_failure); a receiver holds at most twice its SO_RCVBUF, and
+ * forged half messages do not make a default one grow; a peer state
+ * costs about 616 B (README) and a socket keeps at most 65536.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -279,6 +280,69 @@ TEST_F_TIMEOUT(faults, flood_of_a_receiver_that_never_reads, 300)
  * sync messages all complete (none is declared unreachable: that is the
  * only bound the documentation gives) and arrive exactly once, in order.
  */
+/*
+ * An off-path host forging the first packets of two-packet messages from
+ * 600 source ports (within unverified_max, so each is a new, unverified
+ * peer holding half a message) fills a receiver's buffer of default size
+ * with messages under way: that must not make the buffer grow (it grows
+ * for verified peers only), so the receiver holds at most twice its
+ * default SO_RCVBUF, as before growth existed.
+ */
+TEST_F_TIMEOUT(faults, forged_partial_messages_do_not_grow_the_buffer, 120)
+{
+	int rcvbuf, after, raw, rx, i, nforged = 600;
+	long txq, rxq, peers, rxq_max = 0;
+	socklen_t len = sizeof(rcvbuf);
+	struct sockaddr_in dst;
+	unsigned char pkt[600];
+
+	rx = wind_bound_socket(wind_ns(1), PORT, NULL);
+	ASSERT_GE(rx, 0);
+	ASSERT_EQ(0, getsockopt(rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len));
+	raw = wind_socket_in(wind_ns(0), SOCK_RAW, IPPROTO_WIND);
+	ASSERT_GE(raw, 0);
+	wind_sin(&dst, wind_node_addr(1), 0);
+	for (i = 0; i < nforged; i++) {
+		struct windhdr *wh = (struct windhdr *)pkt;
+		struct wind_datahdr *dh = (struct wind_datahdr *)(wh + 1);
+		size_t plen = sizeof(*wh) + sizeof(*dh) + 500;
+
+		memset(pkt, 0, sizeof(pkt));
+		wh->source = htons(30000 + i);
+		wh->dest = htons(PORT);
+		wh->len = htons(plen);
+		wh->version_type = WIND_VERSION << 4 | WIND_PKT_DATA;
+		wh->flags = WIND_F_ORDERED | WIND_F_SYN;
+		wh->window = htons(64);
+		wh->src_tag = htonl(0x2000 + i);
+		wh->seq = htonl(1000);
+		wh->oldest = htonl(1000);
+		dh->frag = htons(0);
+		dh->nfrags = htons(2);
+		dh->msg_len = htonl(1000);
+		wind_fill(dh + 1, 500, i);
+		wh->check = wind_pkt_csum(wind_node_addr(0), wind_node_addr(1), plen, pkt, plen);
+		sendto(raw, pkt, plen, 0, (struct sockaddr *)&dst, sizeof(dst));
+		if (!(i % 64) && !proc_sock(wind_ns(1), PORT, &txq, &rxq, &peers) &&
+		    rxq > rxq_max)
+			rxq_max = rxq;
+	}
+	msleep(500);
+	ASSERT_EQ(0, proc_sock(wind_ns(1), PORT, &txq, &rxq, &peers));
+	if (rxq > rxq_max)
+		rxq_max = rxq;
+	len = sizeof(after);
+	ASSERT_EQ(0, getsockopt(rx, SOL_SOCKET, SO_RCVBUF, &after, &len));
+	TH_LOG("%d forged half messages; SO_RCVBUF %d -> %d, receive queue at most %ld B, %ld peers",
+	       nforged, rcvbuf, after, rxq_max, peers);
+	/* the forged halves did fill it: the case growth is for */
+	EXPECT_GE(rxq_max, rcvbuf / 2);
+	EXPECT_EQ(rcvbuf, after);
+	EXPECT_LE(rxq_max, 2L * rcvbuf);
+	close(raw);
+	close(rx);
+}
+
 TEST_F_TIMEOUT(faults, flood_does_not_starve_another_peer, 300)
 {
 	struct load flood = { .fd = self->tx, .to = self->to, .seq0 = 0 };
