@@ -292,8 +292,9 @@ static bool rcvbuf_grow(struct sock *sk)
 /* Room for a packet?  An in-order packet may take the buffer up to twice
  * its size when the out-of-order ones are gone: a message that fits the
  * buffer by its bytes must be able to complete despite per-packet
- * overhead, else both ends would wait for each other.  Past sk_rcvbuf,
- * that is one message at a time (rcv_claim()).
+ * overhead, else both ends would wait for each other.  Past sk_rcvbuf, a
+ * buffer that may grow (rcvbuf_grow()) does; one that may not takes one
+ * message at a time (rcv_claim()).
  */
 static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 {
