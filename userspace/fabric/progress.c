@@ -27,7 +27,7 @@
  * straight into the receive's buffers without a copy.
  *
  * Chunking: a message larger than the endpoint's chunk (FI_WIND_CHUNK,
- * 32 KiB) is sent as several Wind messages (wind_fi.h, WFI_OP_CONT), so
+ * 64 KiB) is sent as several Wind messages (wind_fi.h, WFI_OP_CONT), so
  * that the receiver copies one piece out while the sender copies in the
  * next: Wind delivers a message only once all of it is in, and a 1 MiB
  * one sent whole is copied in, carried and copied out one after the

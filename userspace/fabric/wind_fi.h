@@ -91,7 +91,7 @@ enum { WFI_OP_MSG = 1, WFI_OP_TAGGED = 2, WFI_OP_PROBE = 3,
 #define WFI_HF_FIRST	0x8	/* the first piece of a chunked message */
 
 /* The default piece of a chunked message, and the smallest allowed */
-#define WFI_CHUNK_DEFAULT	(32u << 10)
+#define WFI_CHUNK_DEFAULT	(64u << 10)
 #define WFI_CHUNK_MIN		(16u << 10)
 
 struct wfi_rma {
