@@ -8,7 +8,8 @@
 #   make demo         boot a QEMU cluster and run the S-DSM apps over Wind
 #                     and UDP (scripts/demo)
 #   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
-#   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP
+#   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP,
+#                     Soft-RoCE
 #                     (scripts/bench-mpi)
 #   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
@@ -188,8 +189,9 @@ run-bench: build
 .PHONY: bench run-bench
 
 # --- bench-mpi: libfabric and MPI over Wind beside TCP (scripts/bench-mpi) ---
-# One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd and the raw
-# Wind round trip; an mpi4py ping-pong over Wind and over Open MPI's TCP.
+# One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd, verbs;ofi_rxm
+# (Soft-RoCE) and the raw Wind round trip; an mpi4py ping-pong over Wind,
+# over Open MPI's TCP and over Soft-RoCE.
 run-bench-mpi: build
 	$(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
 
