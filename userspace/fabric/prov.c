@@ -480,9 +480,9 @@ FI_EXT_INI
 	fi_param_define(&wfi_prov, "probe_ms", FI_PARAM_SIZE_T,
 			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
 	fi_param_define(&wfi_prov, "chunk", FI_PARAM_SIZE_T,
-			"A message larger than this many bytes goes as pieces of this size, each placed at the receiver while the next is on the wire (default 32768; at least 16384; 0: every message whole)");
+			"A message larger than this many bytes goes as pieces of this size, each placed at the receiver while the next is on the wire (default 65536; at least 16384; 0: every message whole)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
-			"Yield the CPU when a CQ read finds nothing (default 1: ranks sharing a core let each other run)");
+			"Yield the CPU when a CQ read finds nothing while more tasks are runnable than there are CPUs (default 1: ranks sharing a core let each other run)");
 	fi_param_define(&wfi_prov, "stats", FI_PARAM_BOOL,
 			"Print each endpoint's RMA and atomic counts to stderr when it closes (default 0)");
 	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);
