@@ -50,8 +50,10 @@
 # ib_send_lat -s 32 beside the 32 B ping-pong, ib_write_lat -s 8192 beside
 # a sync Direct Map write of 8 KiB (scripts/pagecost.c, "dmsync"),
 # ib_write_bw -s 8192 beside Direct Map pages per second (and UDP recvfrom
-# + memcpy), ib_write_bw -s 65536 beside bulk 64 KiB, then the throughput
-# rows again at netem loss 1% on both ends of both links.  They go to
+# + memcpy; at 0% loss also with each side's receive work steered to its
+# own vCPU by RPS, as between two hosts: rps_split), ib_write_bw -s 65536
+# beside bulk 64 KiB, then the throughput rows again at netem loss 1% on
+# both ends of both links.  They go to
 # rxe.jsonl (perftest and pagecost) and raw.jsonl (windperf); a kernel on
 # which Soft-RoCE cannot run gets "n/a (reason)".
 #
@@ -648,6 +650,17 @@ perftest() {
 }
 
 PC=/tmp/wbench-pagecost
+# rps_split on|off: each veth end's receive work (RPS) on its own side's
+# vCPU, A's on CPU 0 and B's on CPU 1 (where their processes are pinned),
+# as between two hosts, where a packet's receive work runs on the machine
+# that receives it; off: a veth's default, the receiver's packet work in
+# the sender's system call, on the sender's vCPU
+rps_split() {
+	local a=0 b=0
+	[ "$1" = on ] && a=1 b=2
+	ina sh -c "echo $a > /sys/class/net/eth0/queues/rx-0/rps_cpus" &&
+	inb sh -c "echo $b > /sys/class/net/eth0/queues/rx-0/rps_cpus"
+}
 # pagecost ROW LOSS MODE PAGES: scripts/pagecost.c from A to B (MODE dm,
 # udp, or dmsync: Direct Map sent with MSG_WIND_SYNC)
 pagecost() {
@@ -711,6 +724,16 @@ if want rxe; then
 			row "rxe, $loss% loss: 8 KiB remote writes: Direct Map (and UDP) beside ib_write_bw"
 			pagecost rxe-dm $loss dm $((RXE_N * 3))
 			[ $loss = 0 ] && pagecost rxe-dm $loss udp $((RXE_N * 3))
+			if [ $loss = 0 ] && [ ${#PIN_A[@]} -gt 0 ]; then
+				row "rxe, 0% loss: 8 KiB remote writes, Direct Map and UDP, each side's receive work on its own vCPU (RPS)"
+				if rps_split on; then
+					pagecost rxe-dm-rps 0 dm $((RXE_N * 3))
+					pagecost rxe-dm-rps 0 udp $((RXE_N * 3))
+				else
+					say "    RPS: cannot set rps_cpus"
+				fi
+				rps_split off
+			fi
 			perftest rxe-bw $loss ib_write_bw 8192 -D "$RXE_T"
 			row "rxe, $loss% loss: 64 KiB bandwidth: windperf bulk beside ib_write_bw"
 			run "rxe-bulk-$loss" null $ALL -P 5001 -t bulk -m 65536 $BULK
