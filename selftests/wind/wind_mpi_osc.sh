@@ -72,9 +72,12 @@ for r in $(seq 0 $((NRANKS - 1))); do
 	dsm0[$r]=$(stat_of "$PFX$r" InDsmWrites)
 done
 
-# osc_run: mpi_osc on NRANKS nodes, output in $TMP/mpi.log
+# osc_run: mpi_osc on NRANKS nodes, output in $TMP/mpi.log.  Every
+# mpirun here has --bind-to none: Open MPI binds a node's rank to the
+# node's first core, and every namespace "node" is the same VM, so all
+# ranks would share vCPU 0 and never run at once
 osc_run() {
-	timeout 600 mpirun --allow-run-as-root -np "$NRANKS" --host "$hosts" \
+	timeout 600 mpirun --allow-run-as-root -np "$NRANKS" --host "$hosts" --bind-to none \
 		--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
 		--mca oob_tcp_if_include "$NET.0/24" \
 		-x FI_PROVIDER_PATH -x FI_WIND_STATS -x PATH \
@@ -167,7 +170,7 @@ done
 # the dead link to end the job: the link comes back up once rank 0 has
 # failed (or after 150 s), so that the job can be torn down.
 rm -f "$TMP/ready"
-timeout 300 mpirun --allow-run-as-root -np 2 --host "$NET.1,$NET.2" \
+timeout 300 mpirun --allow-run-as-root -np 2 --host "$NET.1,$NET.2" --bind-to none \
 	--mca plm_rsh_agent "$TMP/rsh" --mca plm_rsh_no_tree_spawn 1 \
 	--mca oob_tcp_if_include "$NET.0/24" \
 	-x FI_PROVIDER_PATH -x PATH \
