@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,30 +135,30 @@ static void cq_progress(struct wfi_cq *cq, size_t count)
 		wfi_ep_progress_n(cq->eps[i], want);
 }
 
+static int loadavg_fd = -1;
+static long online_cpus;
+static pthread_once_t loadavg_once = PTHREAD_ONCE_INIT;
+
+static void loadavg_open(void)
+{
+	loadavg_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* Are there more runnable tasks than online CPUs (/proc/loadavg's fourth
  * field, "running/total", counts the caller), so that some task waits for
- * a CPU?  If it cannot tell, say yes. */
+ * a CPU?  If it cannot tell, say yes.  The file is opened once for the
+ * process (pthread_once) and read with pread(), which any thread may do. */
 static bool cpus_crowded(void)
 {
-	static int fd = -1;
-	static long ncpus;
 	char buf[128], *slash;
 	ssize_t n;
-	long running;
 
-	if (fd < 0) {
-		int f = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-
-		if (f < 0)
-			return true;
-		ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-		/* another thread may have opened it too: keep one */
-		if (!__atomic_compare_exchange_n(&fd, &(int){ -1 }, f, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			close(f);
-	}
-	n = pread(__atomic_load_n(&fd, __ATOMIC_ACQUIRE), buf, sizeof(buf) - 1, 0);
-	if (n <= 0 || ncpus < 1)
+	pthread_once(&loadavg_once, loadavg_open);
+	if (loadavg_fd < 0 || online_cpus < 1)
+		return true;
+	n = pread(loadavg_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
 		return true;
 	buf[n] = '\0';
 	slash = strchr(buf, '/');
@@ -165,8 +166,7 @@ static bool cpus_crowded(void)
 		return true;
 	while (slash > buf && slash[-1] != ' ')
 		slash--;
-	running = strtol(slash, NULL, 10);
-	return running > ncpus;
+	return strtol(slash, NULL, 10) > online_cpus;
 }
 
 /* A CQ read found nothing: let a task that waits for our CPU run (a peer
