@@ -292,7 +292,10 @@ frag_drain() {
 {
 	printf '{"date": "%s", "kernel": "%s", ' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -r)"
 	printf '"guest_cpus": %s, ' "$(nproc)"
-	printf '"guest_cpu_model": "%s", ' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+	# ERMS decides how the kernel copies to user space (scripts/vm)
+	printf '"guest_cpu_model": "%s, ERMS %s", ' \
+		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)" \
+		"$(grep -qw erms /proc/cpuinfo && echo on || echo off)"
 	printf '"guest_mem_kb": %s, ' "$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 	printf '"accel": "QEMU TCG", "mtu": 1500, '
 	printf '"wind_params": {'
