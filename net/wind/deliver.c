@@ -43,9 +43,40 @@ static void drop_skb(struct wind_peer *peer, struct sk_buff *skb)
 static void rq_unlink(struct wind_peer *peer, struct sk_buff *skb)
 {
 	__skb_unlink(skb, &peer->rq);
+	peer->rq_pkts -= WIND_SKB_CB(skb)->npkts;
 	wind_sk(peer->sk)->rq_bytes -= skb->truesize;
 	if (WIND_SKB_CB(skb)->ooo)
 		wind_sk(peer->sk)->ooo_pkts--;
+}
+
+/* Chain @skb, a message's next packet or run of packets, at *@tail of
+ * its first one's frag_list; return the new tail.  A run taken whole
+ * (gso_rcv_whole(), never cloned) has its own packets in its frag_list:
+ * they are chained after it, flat, and a run without payload of its
+ * own (output.c's layout) gives way to them.
+ */
+static struct sk_buff **chain_frags(struct sk_buff **tail, struct sk_buff *skb)
+{
+	struct sk_buff *list = skb_shinfo(skb)->frag_list, *m;
+	unsigned int mlen = 0;
+
+	if (list) {
+		skb_walk_frags(skb, m)
+			mlen += m->len;
+		skb_shinfo(skb)->frag_list = NULL;
+		skb->len -= mlen;
+		skb->data_len -= mlen;
+	}
+	if (!list || skb->len) {
+		*tail = skb;
+		tail = &skb->next;
+	} else {
+		consume_skb(skb);
+	}
+	*tail = list;
+	while (*tail)
+		tail = &(*tail)->next;
+	return tail;
 }
 
 /* Take the fragments of the message starting at @start out of rq and
@@ -72,10 +103,11 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		if (!wind_seq_in(cb->seq, start, nfrags))
 			break;
 		rq_unlink(peer, skb);
-		if (cb->seq - start != cb->frag || cb->nfrags != nfrags)
+		if (cb->seq - start != cb->frag || cb->nfrags != nfrags ||
+		    cb->frag + cb->npkts > nfrags)
 			bad = true;
 		__skb_queue_tail(&frags, skb);
-		count++;
+		count += cb->npkts;
 	}
 	if (!count)
 		return;
@@ -90,14 +122,15 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		return;
 	}
 	tail = &skb_shinfo(head)->frag_list;
+	while (*tail)
+		tail = &(*tail)->next;
 	/* each packet's charge to the socket's memory goes to the head */
 	while ((skb = __skb_dequeue(&frags))) {
 		wind_rmem_take(head, skb);
-		*tail = skb;
-		tail = &skb->next;
 		head->len += skb->len;
 		head->data_len += skb->len;
 		head->truesize += skb->truesize;
+		tail = chain_frags(tail, skb);
 	}
 	if (head->len != WIND_SKB_CB(head)->msg_len) {
 		drop_skb(peer, head);
@@ -392,7 +425,9 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		cb->ooo = 1;
 		wind_sk(sk)->ooo_pkts++;
 	}
+	cb->npkts = 1;
 	insert_sorted(&peer->rq, skb);
+	peer->rq_pkts++;
 	wind_sk(sk)->rq_bytes += skb->truesize;
 	peer->rx_packets++;
 	if (seq == peer->rcv_nxt)
@@ -468,6 +503,67 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	data_ack(peer, data_rcv_one(peer, skb));
 }
 
+/* Take @skb, a GSO skb of our own of @n packets (checked by input.c),
+ * its members ours alone too, whole: one entry of rq standing for its
+ * packets, one charge to the socket's memory, one pass through the
+ * receive table.  Only where data_rcv_one() would take each of its
+ * packets the plain way: the first
+ * is the next one expected, none arrived before, all are of one message
+ * and fit the window and the receive buffer as they are.  Anything else
+ * (a hole, a duplicate, a message to refuse, a full buffer) goes packet
+ * by packet.  The header of the first packet is pulled.
+ */
+static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
+			  unsigned int n, bool *now)
+{
+	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	struct wind_rtable *rt = peer->rt;
+	struct sock *sk = peer->sk;
+	struct sk_buff *member;
+	u32 seq = cb->seq, start = cb->seq - cb->frag;
+	u16 nfrags = cb->nfrags;
+	u8 flags = cb->flags;
+	unsigned int i;
+
+	if (!rt || seq != peer->rcv_nxt || rt->base != seq ||
+	    n >= WIND_RT_BITS || cb->frag + n > cb->nfrags ||
+	    cb->msg_len > (u32)READ_ONCE(sk->sk_rcvbuf) ||
+	    ((cb->flags & WIND_F_DSM) && peer->nrefused >= WIND_MAX_NAKS) ||
+	    sk_rmem_alloc_get(sk) + skb->truesize > READ_ONCE(sk->sk_rcvbuf))
+		return false;
+	for (i = 0; i < n; i++)
+		if (test_bit((seq + i) % WIND_RT_BITS, rt->map))
+			return false;
+	/* delivery links the members into the message's chain: none may
+	 * be in another skb's frag_list too (a netem duplicate unshared by
+	 * udp.c's gso_unwrap() shares them)
+	 */
+	skb_walk_frags(skb, member)
+		if (skb_shared(member))
+			return false;
+	if (!wind_rmem_set_owner(skb, sk, false))
+		return false;
+	__skb_pull(skb, WIND_DATA_HLEN);
+	skb_shinfo(skb)->gso_size = 0;
+	skb_shinfo(skb)->gso_segs = 0;
+	skb_shinfo(skb)->gso_type = 0;
+	cb->npkts = n;
+	insert_sorted(&peer->rq, skb);
+	peer->rq_pkts += n;
+	wind_sk(sk)->rq_bytes += skb->truesize;
+	peer->rx_packets += n;
+	/* [seq, seq + n) were clear: base passes them as if each was marked */
+	rt->base += n;
+	peer->rcv_nxt = rt->base + wind_rt_advance(rt);
+	/* the skb may be delivered, read and freed from here on */
+	if (!(flags & WIND_F_ORDERED) && wind_rt_all(rt, start, nfrags))
+		deliver_message(peer, start, nfrags);
+	deliver_in_order(peer);
+	peer->ack_pending += n;
+	*now |= (flags & WIND_F_ACKREQ) || peer->nrefused;
+	return true;
+}
+
 /**
  * wind_gso_rcv() - a GSO skb of data packets from a peer, whole
  * @peer: the peer, its socket locked
@@ -476,11 +572,13 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
  *	 then one frag_list member per packet, each of gso_size bytes but
  *	 the last); consumed
  *
- * Each member becomes a packet of its own, with the header fields the
- * segmentation would have given it, and so does the skb itself when it
- * holds the first packet's payload; one ACK decision covers them all.
- * The members are taken over when the skb is ours alone, else (netem's
- * duplicate shares them) cloned.
+ * In order and ours alone, the skb is taken whole, as one entry of the
+ * receive queue (gso_rcv_whole()).  Otherwise each member becomes a
+ * packet of its own, with the header fields the segmentation would have
+ * given it, and so does the skb itself when it holds the first packet's
+ * payload; one ACK decision covers them all.  The members are taken over
+ * when the skb is ours alone, else (netem's duplicate shares them)
+ * cloned.
  */
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
@@ -498,6 +596,10 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
 	/* wind_rcv() counted the skb as one packet; gso_segs is checked */
 	WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, skb_shinfo(skb)->gso_segs - 1);
+	if (own && gso_rcv_whole(peer, skb, skb_shinfo(skb)->gso_segs, &now)) {
+		data_ack(peer, now);
+		return;
+	}
 	skb_walk_frags(skb, member) {
 		mlen += member->len;
 		mtrue += member->truesize;

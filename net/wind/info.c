@@ -44,7 +44,7 @@ static void peer_info_fill(const struct wind_peer *peer,
 	info->wpi_ssthresh = peer->ssthresh;
 	info->wpi_snd_wnd = peer->snd_wnd_end - peer->snd_una;
 	info->wpi_rcv_wnd = peer->rcv_wnd;
-	info->wpi_rcv_queued = skb_queue_len(&peer->rq);
+	info->wpi_rcv_queued = peer->rq_pkts;
 	info->wpi_last_active_ms = jiffies_to_msecs(jiffies - peer->last_active);
 	info->wpi_local_tag = peer->local_tag;
 	info->wpi_remote_tag = peer->remote_tag;

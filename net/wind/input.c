@@ -90,7 +90,8 @@ static enum wind_mib_field validate(struct sk_buff *skb)
  * frag_list member per packet, each of gso_size - WIND_GSO_BIAS bytes
  * but the last; or as GRO merges one (offload.c), the first packet's
  * payload, of that size, after the headers, in an skb of our own.
- * Only such a one is split without copying (wind_gso_rcv()).
+ * Only such a one is taken whole or split without copying
+ * (wind_gso_rcv()).
  */
 static bool gso_layout_ok(const struct sk_buff *skb)
 {

@@ -4,8 +4,9 @@
  * leave as one skb (output.c): one Wind header, gso_size bytes of payload
  * per packet, the packets' payloads chained as its frag_list.  A device
  * that passes such skbs unsegmented (veth, loopback, bridges) carries it
- * whole to the receiver, which splits it itself (input.c); wherever it
- * must be cut (a device without the feature, a forwarding hop, netem
+ * whole to the receiver, which takes it whole when it is the data it
+ * expects next and else splits it itself (deliver.c); wherever it must
+ * be cut (a device without the feature, a forwarding hop, netem
  * corrupting it) the stack calls wind_gso_segment() through
  * inet_offloads[IPPROTO_WIND] and puts the packets it stands for on the
  * wire, each with its own header and checksum.  The same over IPv6,

@@ -267,6 +267,7 @@ struct wind_peer {
 					 * towards it (here, in a hole)
 					 */
 	struct sk_buff_head rq;		/* arrived, not yet delivered, by seq */
+	u32 rq_pkts;			/* the packets rq's skbs stand for */
 	struct timer_list delack_timer;
 	struct wind_refusal refused[WIND_MAX_NAKS];
 
@@ -381,6 +382,10 @@ struct wind_skb_cb {
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
 	u8 ooo:1;			/* receive: counted in ooo_pkts */
+	u16 npkts;			/* receive: packets from seq on that
+					 * this skb holds (an in-order GSO
+					 * skb taken whole: gso_rcv_whole())
+					 */
 	union {
 		struct {			/* send */
 			u64 tx_us;		/* time of the last transmission */

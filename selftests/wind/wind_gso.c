@@ -555,6 +555,97 @@ static ssize_t dsm_send(int fd, const wind_sa *to, int flags,
 	return sendmsg(fd, &msg, flags);
 }
 
+/* WIND_PEER_INFO on @fd of the peer at node @node's @port */
+static int gso_peer_info(int fd, int node, uint16_t port,
+			 struct wind_peer_info *info)
+{
+	socklen_t len = sizeof(*info);
+	struct sockaddr_in sin;
+
+	memset(info, 0, sizeof(*info));
+	wind_sin(&sin, wind_node_addr(node), port);
+	memcpy(&info->wpi_addr, &sin, sizeof(sin));
+	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len);
+}
+
+#define HELD_BYTES	65536
+
+/*
+ * A receiver takes an in-order super-packet whole, as one entry of its
+ * receive queue; a message held for its last packet still counts every
+ * packet it holds (wpi_rcv_queued), delivers nothing early, and arrives
+ * exact once the last one does.  The receiver's nftables drops every
+ * packet or super-packet that ends with the message's short last packet
+ * (its IP length: headers, some full packets' payloads and the short
+ * one's), so the last packet is lost for as long as the rule stands,
+ * whatever runs the sender makes; retransmissions of the others pass.
+ */
+TEST_F(gso, message_held_for_its_last_packet)
+{
+	unsigned char *msg = malloc(HELD_BYTES), *got = malloc(HELD_BYTES);
+	unsigned int hdr = 20 + 40 + (wind_test_encap() == WIND_ENCAP_UDP ? 8 : 0);
+	struct wind_peer_info ti, ri;
+	struct sockaddr_in me, from;
+	socklen_t alen = sizeof(me);
+	unsigned int mss, npkts, last, k;
+	char set[4096];
+	size_t off;
+	long long end;
+	ssize_t n;
+
+	IPV4_ONLY();
+	ASSERT_NE(NULL, msg);
+	ASSERT_NE(NULL, got);
+	/* a first message makes both ends know each other */
+	wind_msg_make(msg, WIND_MSG_MIN, 1);
+	ASSERT_EQ(WIND_MSG_MIN, sendto(self->tx, msg, WIND_MSG_MIN, MSG_WIND_SYNC,
+				       &self->to.sa, sizeof(self->to.sin)));
+	ASSERT_EQ(WIND_MSG_MIN, wind_recv_wait(self->rx, got, HELD_BYTES, &from,
+					       WAIT_MS));
+	ASSERT_EQ(0, getsockname(self->tx, (struct sockaddr *)&me, &alen));
+	ASSERT_EQ(0, gso_peer_info(self->tx, 1, PORT, &ti));
+	mss = ti.wpi_mss;
+	npkts = (HELD_BYTES + mss - 1) / mss;
+	last = HELD_BYTES - (npkts - 1) * mss;
+	ASSERT_LT(last, mss);	/* the last packet's length is its own */
+	off = 0;
+	for (k = 0; k < npkts && hdr + last + k * mss <= 65535; k++)
+		off += snprintf(set + off, sizeof(set) - off, "%s%u",
+				k ? ", " : "", hdr + last + k * mss);
+	ASSERT_EQ(0, wind_run("ip netns exec %s nft 'add table ip wgso_held; "
+			      "add chain ip wgso_held in { type filter hook input priority 0; }; "
+			      "add rule ip wgso_held in ip length { %s } counter drop'",
+			      wind_ns(1), set));
+
+	wind_msg_make(msg, HELD_BYTES, 2);
+	ASSERT_EQ(HELD_BYTES, sendto(self->tx, msg, HELD_BYTES, 0,
+				     &self->to.sa, sizeof(self->to.sin)));
+	end = wind_now_ms() + WAIT_MS;
+	do {
+		usleep(10000);
+		ASSERT_EQ(0, gso_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
+	} while (ri.wpi_rcv_queued < npkts - 1 && wind_now_ms() < end);
+	TH_LOG("held %u of %u packets (mss %u, last %u B), %llu packets in",
+	       ri.wpi_rcv_queued, npkts, mss, last,
+	       (unsigned long long)ri.wpi_rx_packets);
+	/* every packet but the last, counted one by one, and no message */
+	EXPECT_EQ(npkts - 1, ri.wpi_rcv_queued);
+	EXPECT_EQ(1, ri.wpi_rx_messages);
+	EXPECT_TRUE(wind_rx_empty(self->rx));
+
+	ASSERT_EQ(0, wind_run("ip netns exec %s nft delete table ip wgso_held",
+			      wind_ns(1)));
+	n = wind_recv_wait(self->rx, got, HELD_BYTES, &from, WAIT_MS);
+	ASSERT_EQ(HELD_BYTES, n);
+	EXPECT_EQ(0, memcmp(msg, got, HELD_BYTES));
+	EXPECT_EQ(2, wind_msg_check(got, n));
+	ASSERT_EQ(0, gso_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
+	EXPECT_EQ(0, ri.wpi_rcv_queued);
+	EXPECT_EQ(2, ri.wpi_rx_messages);
+	free(msg);
+	free(got);
+}
+
 #define REGION_BYTES	(128 << 10)
 #define REGION_ID	78
 #define REGION_KEY	0x7e57ab1e5eed0001ULL
