@@ -84,8 +84,7 @@ static bool rack_sent_after(u32 t1, u32 seq1, u32 t2, u32 seq2)
 	return (s32)(t1 - t2) > 0 || (t1 == t2 && wind_seq_after(seq1, seq2));
 }
 
-/* RACK (RFC 8985), without its reordering timer: note that a packet sent
- * at cb->tx_us arrived.  A retransmitted packet back in less than half an
+/* RACK (RFC 8985): note that a packet sent at cb->tx_us arrived.  A retransmitted packet back in less than half an
  * RTT is the original's arrival and says nothing about the resend's time.
  * A first transmission reported after a later seq was is reordering.
  */
@@ -113,17 +112,20 @@ static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
  * newest one known to have arrived.  As in Linux's TCP, the window is 0
  * while the peer has shown no reordering and WIND_DUPTHRESH packets were
  * reported past a hole (the classic three duplicate ACKs): a hole is
- * resent on the ACK that shows it, rather than on the next ACK after the
- * window, which may not come before the probe timeout when the window is
- * shut behind the hole.
+ * resent on the ACK that shows it.  A packet not lost yet only because
+ * the window has not passed is checked again when it has, by the
+ * reordering timer (RFC 8985 6.2): no later ACK may come to do it while
+ * the window is shut behind the hole, and the probe timeout would resend
+ * the last packet, not the lost one, a round trip or more later.
+ * Returns in how many microseconds to check again, 0 for never.
  */
-static void rack_detect_loss(struct wind_peer *peer, u32 now)
+static u32 rack_detect_loss(struct wind_peer *peer, u32 now)
 {
-	u32 wait, reo = 0, lost = 0;
+	u32 wait, reo = 0, lost = 0, timeout = 0;
 	struct sk_buff *skb;
 
 	if (!peer->rack_rtt_us)
-		return;
+		return 0;
 	if (peer->reord_seen || peer->sacked_out < WIND_DUPTHRESH)
 		reo = max_t(u32, peer->rtt.srtt_us / 4, WIND_REO_WND_MIN_US);
 	wait = peer->rack_rtt_us + reo;
@@ -139,12 +141,38 @@ static void rack_detect_loss(struct wind_peer *peer, u32 now)
 				break;
 			continue;
 		}
-		if (cb->sacked || now - tx < wait)
+		if (cb->sacked)
 			continue;
+		if (now - tx < wait) {
+			timeout = max(timeout, wait - (now - tx));
+			continue;
+		}
 		if (++lost == WIND_CONG_BURST)
 			wind_cwnd_reduce(peer, false);
 		wind_retransmit(peer, skb, 0, WIND_RTX_RACK);
 	}
+	return timeout;
+}
+
+/**
+ * wind_rack_reo_timeout() - RACK's reordering window has passed
+ * @peer: the peer, its socket locked; the retransmission timer fired as
+ *	  the reordering timer (wind_reo_timer_arm())
+ *
+ * What an ACK showed behind a later packet, and was not lost then only
+ * because the reordering window had not passed, is lost now if still
+ * unreported, and is resent.  Then the timer is the probe or
+ * retransmission timeout again.
+ */
+void wind_rack_reo_timeout(struct wind_peer *peer)
+{
+	u32 timeout = rack_detect_loss(peer, wind_now_us());
+
+	if (peer->snd_una != peer->snd_nxt)
+		wind_rtx_timer_arm(peer);
+	if (timeout)
+		wind_reo_timer_arm(peer, timeout);
+	wind_push(peer);
 }
 
 /* Was @cb last sent before the last retransmission timeout? */
@@ -255,7 +283,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	unsigned int nnaks = ah ? ntohs(ah->nnaks) : 0;
 	struct wind_sync_waiter *w, *tmp;
 	bool progress = false, woke = false;
-	u32 max_wnd, now, sample = 0, acked = 0;
+	u32 max_wnd, now, reo, sample = 0, acked = 0;
 	struct sk_buff *skb;
 	unsigned int i;
 
@@ -318,12 +346,14 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	if (ah)
 		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
 	wind_cwnd_grow(peer, acked);
-	rack_detect_loss(peer, now);
+	reo = rack_detect_loss(peer, now);
 	rto_recover(peer);
 
 	if (peer->snd_una == peer->snd_nxt)
 		wind_rtx_timer_stop(peer);
 	else if (progress)
 		wind_rtx_timer_arm(peer);
+	if (reo)
+		wind_reo_timer_arm(peer, reo);
 	wind_push(peer);
 }

@@ -249,6 +249,9 @@ struct wind_peer {
 	u8 retries;			/* timeouts without progress */
 	u8 tlp_out:1;			/* a tail loss probe is out */
 	u8 pto_armed:1;			/* rtx_timer is the probe timeout */
+	u8 reo_armed:1;			/* rtx_timer is RACK's reordering
+					 * timeout (ack.c)
+					 */
 	u8 rto_recovery:1;		/* resending what a timeout lost */
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
@@ -508,6 +511,7 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest);
 void wind_timers_init(struct wind_peer *peer);
 void wind_rtx_timer_arm(struct wind_peer *peer);
 void wind_rtx_timer_stop(struct wind_peer *peer);
+void wind_reo_timer_arm(struct wind_peer *peer, u32 us);
 void wind_delack_timer_arm(struct wind_peer *peer);
 void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
@@ -533,6 +537,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		  const struct wind_ackhdr *ah);
 void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
 		     enum wind_rtx_reason why);
+void wind_rack_reo_timeout(struct wind_peer *peer);
 
 /* cc.c */
 void wind_cwnd_grow(struct wind_peer *peer, u32 acked);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-peer timers: the retransmission timer (which is also the tail loss
- * probe and the zero-window probe), the delayed-ACK timer and the retry
+ * probe, RACK's reordering timer and the zero-window probe), the
+ * delayed-ACK timer and the retry
  * budget after which a peer is unreachable.  What an ACK does on the
  * sender is in ack.c, the congestion window in cc.c.
  *
@@ -49,6 +50,7 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
 	unsigned long delay = usecs_to_jiffies(peer->rtt.rto_us) + 1;
 
 	peer->pto_armed = 0;
+	peer->reo_armed = 0;
 	if (!peer->tlp_out && peer->rtt.srtt_us &&
 	    peer->snd_una != peer->snd_nxt) {
 		/* the peer's delayed ACK is due within delack_jiffies() */
@@ -69,7 +71,29 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
  */
 void wind_rtx_timer_stop(struct wind_peer *peer)
 {
+	peer->reo_armed = 0;
 	peer_timer_stop(peer, &peer->rtx_timer);
+}
+
+/**
+ * wind_reo_timer_arm() - have RACK look for lost packets again
+ * @peer: the peer, its socket locked
+ * @us: in this many microseconds, when the reordering window of the
+ *	packets it could not decide on has passed
+ *
+ * The retransmission timer serves, as in Linux's TCP, unless the probe
+ * or the timeout is due first; when it fires, wind_rack_reo_timeout()
+ * arms them again.
+ */
+void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
+{
+	unsigned long expires = jiffies + usecs_to_jiffies(us) + 1;
+
+	if (timer_pending(&peer->rtx_timer) &&
+	    time_before_eq(peer->rtx_timer.expires, expires))
+		return;
+	peer->reo_armed = 1;
+	peer_timer_arm(peer, &peer->rtx_timer, expires);
 }
 
 /**
@@ -128,6 +152,11 @@ static void rtx_timeout(struct wind_peer *peer)
 
 	if (skb_queue_empty(&peer->wq))
 		return;
+	if (peer->reo_armed) {
+		peer->reo_armed = 0;
+		wind_rack_reo_timeout(peer);
+		return;
+	}
 	if (peer->pto_armed) {
 		peer->pto_armed = 0;
 		skb = last_in_flight(peer);
