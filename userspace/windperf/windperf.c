@@ -495,6 +495,15 @@ static void drain(struct ctx *c, int fd)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
+			/* A peer failed: a reply whose ACK was lost, resent
+			 * after its client closed, is refused (Wind), or an
+			 * ICMP error came back (UDP).  The failure is that
+			 * peer's; the server goes on serving the others.
+			 */
+			if (errno == ECONNREFUSED || errno == ETIMEDOUT ||
+			    errno == EHOSTUNREACH || errno == ENETUNREACH ||
+			    errno == EMSGSIZE)
+				continue;
 			die("recvfrom:");
 		}
 		msg = c->buf;
