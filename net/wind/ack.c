@@ -84,9 +84,10 @@ static bool rack_sent_after(u32 t1, u32 seq1, u32 t2, u32 seq2)
 	return (s32)(t1 - t2) > 0 || (t1 == t2 && wind_seq_after(seq1, seq2));
 }
 
-/* RACK (RFC 8985): note that a packet sent at cb->tx_us arrived.  A retransmitted packet back in less than half an
- * RTT is the original's arrival and says nothing about the resend's time.
- * A first transmission reported after a later seq was is reordering.
+/* RACK (RFC 8985): note that a packet sent at cb->tx_us arrived.  A
+ * retransmitted packet back in less than half an RTT is the original's
+ * arrival and says nothing about the resend's time.  A first
+ * transmission reported after a later seq was is reordering.
  */
 static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
 			u32 now)
