@@ -360,6 +360,19 @@ static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
 	__skb_queue_head(q, skb);
 }
 
+/* Queue @skb, standing for @n packets from its seq on, to the peer's
+ * receive queue, keeping the counts rq_unlink() takes back.
+ */
+static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
+		      unsigned int n)
+{
+	WIND_SKB_CB(skb)->npkts = n;
+	insert_sorted(&peer->rq, skb);
+	peer->rq_pkts += n;
+	wind_sk(peer->sk)->rq_bytes += skb->truesize;
+	peer->rx_packets += n;
+}
+
 /* One data packet, its fields in its control block and its payload at
  * skb->data.  Returns true if the peer should get an ACK at once (not
  * merely the pending one the caller counts).
@@ -425,11 +438,7 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		cb->ooo = 1;
 		wind_sk(sk)->ooo_pkts++;
 	}
-	cb->npkts = 1;
-	insert_sorted(&peer->rq, skb);
-	peer->rq_pkts++;
-	wind_sk(sk)->rq_bytes += skb->truesize;
-	peer->rx_packets++;
+	rq_insert(peer, skb, 1);
 	if (seq == peer->rcv_nxt)
 		peer->rcv_nxt += wind_rt_advance(peer->rt);
 
@@ -507,11 +516,11 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
  * its members ours alone too, whole: one entry of rq standing for its
  * packets, one charge to the socket's memory, one pass through the
  * receive table.  Only where data_rcv_one() would take each of its
- * packets the plain way: the first
- * is the next one expected, none arrived before, all are of one message
- * and fit the window and the receive buffer as they are.  Anything else
- * (a hole, a duplicate, a message to refuse, a full buffer) goes packet
- * by packet.  The header of the first packet is pulled.
+ * packets the plain way: the first is the next one expected, none
+ * arrived before, all are of one message and fit the window and the
+ * receive buffer as they are.  Anything else (a hole, a duplicate, a
+ * message to refuse, a full buffer) goes packet by packet.  The header
+ * of the first packet is pulled.
  */
 static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 			  unsigned int n, bool *now)
@@ -547,14 +556,11 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 	skb_shinfo(skb)->gso_size = 0;
 	skb_shinfo(skb)->gso_segs = 0;
 	skb_shinfo(skb)->gso_type = 0;
-	cb->npkts = n;
-	insert_sorted(&peer->rq, skb);
-	peer->rq_pkts += n;
-	wind_sk(sk)->rq_bytes += skb->truesize;
-	peer->rx_packets += n;
+	rq_insert(peer, skb, n);
 	/* [seq, seq + n) were clear: base passes them as if each was marked */
-	rt->base += n;
-	peer->rcv_nxt = rt->base + wind_rt_advance(rt);
+	rt->base = seq + n;
+	peer->rcv_nxt = seq + n;
+	peer->rcv_nxt += wind_rt_advance(rt);
 	/* the skb may be delivered, read and freed from here on */
 	if (!(flags & WIND_F_ORDERED) && wind_rt_all(rt, start, nfrags))
 		deliver_message(peer, start, nfrags);
