@@ -570,16 +570,93 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 	return true;
 }
 
+/* A packet of its own for @len bytes at @off of @skb's page fragments:
+ * references to them, not a copy
+ */
+static struct sk_buff *frags_pkt(const struct sk_buff *skb, unsigned int off,
+				 unsigned int len)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	struct sk_buff *pkt;
+	unsigned int i;
+
+	pkt = alloc_skb(0, GFP_ATOMIC);
+	if (!pkt)
+		return NULL;
+	for (i = 0; i < shinfo->nr_frags && pkt->len < len; i++) {
+		const skb_frag_t *f = &shinfo->frags[i];
+		unsigned int size = skb_frag_size(f), n;
+
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		n = min(size - off, len - pkt->len);
+		get_page(skb_frag_page(f));
+		skb_fill_page_desc(pkt, skb_shinfo(pkt)->nr_frags,
+				   skb_frag_page(f), skb_frag_off(f) + off, n);
+		pkt->len += n;
+		pkt->data_len += n;
+		pkt->truesize += n;
+		off = 0;
+	}
+	return pkt;
+}
+
+/* A paged GSO skb (output.c's fill_paged(), checked by input.c: the
+ * headers linear, the payloads end to end in its page fragments) not
+ * taken whole: each packet becomes an skb of its own that references its
+ * bytes, with the header fields the segmentation would have given it
+ * (@first: the first packet's).  One ACK decision covers them all;
+ * @skb is consumed.
+ */
+static void gso_rcv_paged(struct wind_peer *peer, struct sk_buff *skb,
+			  const struct wind_skb_cb *first)
+{
+	unsigned int mss = skb_shinfo(skb)->gso_size - WIND_GSO_BIAS;
+	unsigned int i, n = skb_shinfo(skb)->gso_segs, off = 0;
+	bool now = false;
+
+	for (i = 0; i < n; i++) {
+		unsigned int len = min(mss, skb->data_len - off);
+		struct wind_skb_cb *cb;
+		struct sk_buff *pkt;
+
+		pkt = frags_pkt(skb, off, len);
+		off += len;
+		if (!pkt) {
+			peer->drops++;
+			atomic_inc(&peer->sk->sk_drops);
+			now = true;
+			continue;
+		}
+		pkt->tstamp = skb->tstamp;
+		cb = WIND_SKB_CB(pkt);
+		*cb = *first;
+		cb->seq += i;
+		cb->frag += i;
+		if (i < n - 1)
+			cb->flags &= ~WIND_F_ACKREQ;
+		now |= data_rcv_one(peer, pkt);
+	}
+	consume_skb(skb);
+	data_ack(peer, now);
+}
+
 /**
  * wind_gso_rcv() - a GSO skb of data packets from a peer, whole
  * @peer: the peer, its socket locked
  * @skb: the skb as output.c or GRO builds it (input.c checked its layout:
- *	 the headers linear, the first packet's payload after them (GRO's),
- *	 then one frag_list member per packet, each of gso_size bytes but
- *	 the last); consumed
+ *	 the headers linear, then the packets' payloads, each of gso_size
+ *	 bytes but the last, end to end in page fragments (a paged
+ *	 message's), or the first packet's payload after the headers (GRO's)
+ *	 and one frag_list member per later packet, or a member per packet);
+ *	 consumed
  *
  * In order and ours alone, the skb is taken whole, as one entry of the
- * receive queue (gso_rcv_whole()).  Otherwise each member becomes a
+ * receive queue (gso_rcv_whole()).  Otherwise a paged one is cut into
+ * packets that reference its pages (gso_rcv_paged()), and each member of
+ * another becomes a
  * packet of its own, with the header fields the segmentation would have
  * given it, and so does the skb itself when it holds the first packet's
  * payload; one ACK decision covers them all.  The members are taken over
@@ -604,6 +681,10 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, skb_shinfo(skb)->gso_segs - 1);
 	if (own && gso_rcv_whole(peer, skb, skb_shinfo(skb)->gso_segs, &now)) {
 		data_ack(peer, now);
+		return;
+	}
+	if (!skb_has_frag_list(skb)) {
+		gso_rcv_paged(peer, skb, &first);
 		return;
 	}
 	skb_walk_frags(skb, member) {

@@ -86,12 +86,13 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	return WIND_MIB_MAX;
 }
 
-/* A GSO skb as output.c builds it: the Wind headers linear, then one
- * frag_list member per packet, each of gso_size - WIND_GSO_BIAS bytes
- * but the last; or as GRO merges one (offload.c), the first packet's
- * payload, of that size, after the headers, in an skb of our own.
- * Only such a one is taken whole or split without copying
- * (wind_gso_rcv()).
+/* A GSO skb as output.c builds it: the Wind headers linear, then the
+ * payloads of its packets, each of gso_size - WIND_GSO_BIAS bytes but
+ * the last, end to end in page fragments (a paged message's) or one
+ * frag_list member per packet; or as GRO merges one (offload.c), the
+ * first packet's payload, of that size, after the headers, in an skb of
+ * our own, and a member per later packet.  Only such a one is taken
+ * whole or split without copying (wind_gso_rcv()).
  */
 static bool gso_layout_ok(const struct sk_buff *skb)
 {
@@ -106,6 +107,14 @@ static bool gso_layout_ok(const struct sk_buff *skb)
 	    mss < sizeof(struct wind_dsmhdr) ||
 	    skb_headlen(skb) < WIND_DATA_HLEN)
 		return false;
+	if (!skb_has_frag_list(skb)) {
+		/* paged: page pool pages are not ours to share out */
+		if (skb_headlen(skb) != WIND_DATA_HLEN || skb->pp_recycle ||
+		    (shinfo->flags & SKBFL_ZEROCOPY_ENABLE))
+			return false;
+		n = DIV_ROUND_UP(skb->data_len, mss);
+		return n >= 2 && n == shinfo->gso_segs;
+	}
 	skb_walk_frags(skb, member) {
 		if (!member->len || member->len > mss ||
 		    (member->len != mss && member->next))

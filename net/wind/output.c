@@ -356,22 +356,68 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 		     READ_ONCE(dev->gso_max_segs));
 }
 
+/* Whether @skb, a write-queue packet, holds its payload in page
+ * fragments (fill_paged()) rather than in its head
+ */
+static bool pkt_paged(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->nr_frags;
+}
+
+/* Where a GSO skb's last page fragment ends: its page and offset */
+struct frag_end {
+	const struct page *page;
+	unsigned int off;
+};
+
+/* The page fragments @skb's payload adds to a GSO skb whose last one
+ * ends at *@end (page NULL: none yet), as gso_add_frags() merges them
+ */
+static unsigned int frags_added(const struct sk_buff *skb,
+				struct frag_end *end)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < shinfo->nr_frags; i++) {
+		const skb_frag_t *f = &shinfo->frags[i];
+
+		n += skb_frag_page(f) != end->page ||
+		     skb_frag_off(f) != end->off;
+		end->page = skb_frag_page(f);
+		end->off = skb_frag_off(f) + skb_frag_size(f);
+	}
+	return n;
+}
+
 /* The packets from @skb on that may leave now as one GSO skb: unsent
  * (the caller starts at send_head), of one message, all of mss bytes but
- * the last, within the peer's window and the congestion window.  *@last
- * is set to the last of them.
+ * the last, within the peer's window and the congestion window, and
+ * their page fragments (where they are paged: the same for all of a
+ * message) within an skb's.  *@last is set to the last of them.
  */
 static unsigned int gso_run(const struct wind_peer *peer, struct sk_buff *skb,
 			    unsigned int max, struct sk_buff **last)
 {
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
-	unsigned int n = 1;
+	struct frag_end end = { NULL, 0 };
+	bool paged = pkt_paged(skb);
+	unsigned int n = 1, nr;
 
+	nr = paged ? frags_added(skb, &end) : 0;
 	max = min3(max, peer->snd_wnd_end - peer->snd_nxt,
 		   peer->cwnd - in_flight);
 	while (n < max && skb->len == peer->mss &&
 	       !skb_queue_is_last(&peer->wq, skb) &&
 	       WIND_SKB_CB(skb->next)->frag == WIND_SKB_CB(skb)->frag + 1) {
+		if (paged) {
+			struct frag_end e = end;
+
+			nr += frags_added(skb->next, &e);
+			if (nr > MAX_SKB_FRAGS)
+				break;
+			end = e;
+		}
 		skb = skb->next;
 		n++;
 	}
@@ -379,16 +425,45 @@ static unsigned int gso_run(const struct wind_peer *peer, struct sk_buff *skb,
 	return n;
 }
 
+/* Add the page fragments of @skb, a paged write-queue packet, to @gskb,
+ * each adjacent one merged into the one before (gso_run() counted them)
+ */
+static void gso_add_frags(struct sk_buff *gskb, const struct sk_buff *skb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	struct skb_shared_info *gsh = skb_shinfo(gskb);
+	unsigned int i;
+
+	for (i = 0; i < shinfo->nr_frags; i++) {
+		const skb_frag_t *f = &shinfo->frags[i];
+		struct page *page = skb_frag_page(f);
+		unsigned int size = skb_frag_size(f);
+		int nr = gsh->nr_frags;
+
+		if (skb_can_coalesce(gskb, nr, page, skb_frag_off(f))) {
+			skb_frag_size_add(&gsh->frags[nr - 1], size);
+		} else {
+			get_page(page);
+			skb_fill_page_desc(gskb, nr, page, skb_frag_off(f),
+					   size);
+		}
+	}
+	gskb->len += skb->len;
+	gskb->data_len += skb->len;
+	gskb->truesize += skb->len;
+}
+
 /* Transmit @n packets from @first on as one GSO skb: the header of the
- * first, the payloads of all as its frag_list (clones: the write queue
- * keeps them for retransmission).  The packets are marked as sent as if
- * one by one.
+ * first, the payloads of all as its page fragments where the packets are
+ * paged, else as its frag_list (clones: the write queue keeps them for
+ * retransmission).  The packets are marked as sent as if one by one.
  */
 static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 		    unsigned int n, u8 flags)
 {
 	struct sk_buff *gskb, *skb = first, *clone, **tail;
 	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	bool paged = pkt_paged(first);
 	unsigned int i;
 
 	gskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
@@ -397,16 +472,20 @@ static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
 	skb_reserve(gskb, WIND_HEADROOM);
 	tail = &skb_shinfo(gskb)->frag_list;
 	for (i = 0; i < n; i++, skb = skb->next) {
-		clone = skb_clone(skb, GFP_ATOMIC);
-		if (!clone) {
-			kfree_skb(gskb);
-			return -ENOBUFS;
+		if (paged) {
+			gso_add_frags(gskb, skb);
+		} else {
+			clone = skb_clone(skb, GFP_ATOMIC);
+			if (!clone) {
+				kfree_skb(gskb);
+				return -ENOBUFS;
+			}
+			*tail = clone;
+			tail = &clone->next;
+			gskb->len += clone->len;
+			gskb->data_len += clone->len;
+			gskb->truesize += clone->truesize;
 		}
-		*tail = clone;
-		tail = &clone->next;
-		gskb->len += clone->len;
-		gskb->data_len += clone->len;
-		gskb->truesize += clone->truesize;
 		WIND_SKB_CB(skb)->tx_us = now;
 		/* the last one's flags (ACKREQ of a sync message) */
 		flags |= WIND_SKB_CB(skb)->flags;
@@ -762,16 +841,18 @@ static unsigned int pkt_buf_size(unsigned int size)
 	       SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
 }
 
-/* Room for @sz bytes in sk_frag: as skb_page_frag_refill(), but a full
- * page is kept in ws->pages rather than let go, and one of those that
- * all its packets left (only our reference on it) is taken before a new
- * page is allocated: with init_on_alloc (Debian's default) a new page
- * is zeroed, and a window's worth of packets in flight would need one
- * every few packets.
+/* Room for @sz bytes in @pfrag (sk_frag or dfrag): as
+ * skb_page_frag_refill(), but a full page is kept in ws->pages rather
+ * than let go, and one of those that all its packets left (only our
+ * reference on it) is taken before a new page is allocated: with
+ * init_on_alloc (Debian's default) a new page is zeroed, and a window's
+ * worth of packets in flight would need one every few packets.  As
+ * skb_page_frag_refill(), it may give a page smaller than @sz when no
+ * larger one is to be had.
  */
-static bool pfrag_refill(struct sock *sk, unsigned int sz, gfp_t gfp)
+static bool pfrag_refill(struct sock *sk, struct page_frag *pfrag,
+			 unsigned int sz, gfp_t gfp)
 {
-	struct page_frag *pfrag = &sk->sk_frag;
 	struct wind_sock *ws = wind_sk(sk);
 	struct page *page = pfrag->page;
 	int i, slot = -1;
@@ -817,6 +898,9 @@ void wind_pages_release(struct sock *sk)
 			put_page(ws->pages[i]);
 		ws->pages[i] = NULL;
 	}
+	if (ws->dfrag.page)
+		put_page(ws->dfrag.page);
+	ws->dfrag.page = NULL;
 }
 
 /* A write-queue packet for @size bytes of payload, its headroom reserved.
@@ -840,7 +924,7 @@ static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size)
 		skb = alloc_skb(WIND_HEADROOM + size, gfp);
 		goto out;
 	}
-	if (!pfrag_refill(sk, buf, gfp))
+	if (!pfrag_refill(sk, pfrag, buf, gfp))
 		return NULL;
 	skb = build_skb(page_address(pfrag->page) + pfrag->offset, buf);
 	if (!skb)
@@ -851,6 +935,82 @@ out:
 	if (skb)
 		skb_reserve(skb, WIND_HEADROOM);
 	return skb;
+}
+
+/* Queue on @q the packets of a message of @total bytes, more than one
+ * packet of @mss: each a write-queue skb with no payload in its head,
+ * its share of the message in page fragments of dfrag, where messages lie
+ * end to end as a stream's bytes do, copied in with one call per page.
+ * A run of them leaves as one GSO skb of a few page fragments
+ * (xmit_gso()), not a frag_list of a clone per packet: nothing per packet
+ * to allocate as it leaves or to free where it is read.  The @prefix
+ * bytes at @pre (the DSM header) go first.
+ *
+ * Return: 0 or a negative errno; what was queued is the caller's to free.
+ */
+static int fill_paged(struct sock *sk, struct sk_buff_head *q,
+		      struct msghdr *msg, const void *pre, size_t prefix,
+		      size_t total, unsigned int mss)
+{
+	struct page_frag *pfrag = &wind_sk(sk)->dfrag;
+	gfp_t gfp = sk->sk_allocation | __GFP_ACCOUNT;
+	struct sk_buff *skb = NULL;
+	size_t done = 0, carved = 0;
+	unsigned int room = 0;
+
+	while (done < total) {
+		unsigned int chunk, off, n;
+		void *va;
+
+		/* not a sliver at a page's end: a packet in one piece */
+		if (!pfrag_refill(sk, pfrag, min_t(size_t, total - done, 256),
+				  gfp))
+			return -ENOBUFS;
+		va = page_address(pfrag->page) + pfrag->offset;
+		chunk = min_t(size_t, total - done,
+			      pfrag->size - pfrag->offset);
+		n = 0;
+		if (done < prefix) {
+			n = min_t(size_t, chunk, prefix - done);
+			memcpy(va, pre + done, n);
+		}
+		if (!copy_from_iter_full(va + n, chunk - n, &msg->msg_iter))
+			return -EFAULT;
+		off = pfrag->offset;
+		pfrag->offset += chunk;
+		done += chunk;
+		while (chunk) {
+			int i;
+
+			if (!room) {
+				skb = alloc_pkt(sk, 0);
+				if (!skb)
+					return -ENOBUFS;
+				__skb_queue_tail(q, skb);
+				room = min_t(size_t, mss, total - carved);
+			}
+			n = min(room, chunk);
+			i = skb_shinfo(skb)->nr_frags;
+			if (skb_can_coalesce(skb, i, pfrag->page, off)) {
+				skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1],
+						  n);
+			} else {
+				/* a page is at least 4 KiB, mss < 64 KiB */
+				if (WARN_ON_ONCE(i == MAX_SKB_FRAGS))
+					return -EMSGSIZE;
+				get_page(pfrag->page);
+				skb_fill_page_desc(skb, i, pfrag->page, off, n);
+			}
+			skb->len += n;
+			skb->data_len += n;
+			skb->truesize += n;
+			off += n;
+			chunk -= n;
+			room -= n;
+			carved += n;
+		}
+	}
+	return 0;
 }
 
 /* The bytes @peer's queued packets take, @pkt bytes a packet: each sent
@@ -1131,7 +1291,6 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	struct in6_addr daddr, saddr;
 	__be16 dport;
 	int type, err, oif;
-	size_t done;
 	long timeo;
 	u32 msgid;
 	u8 flags;
@@ -1220,37 +1379,36 @@ lookup:
 		flags |= WIND_F_SYNC;
 	if (prefix)
 		flags |= WIND_F_DSM;
-	for (i = 0, done = 0; i < nfrags; i++) {
-		unsigned int size = min_t(size_t, total - done, mss);
-		unsigned int pre = i ? 0 : prefix;
-		struct wind_skb_cb *cb;
+	if (nfrags > 1) {
+		err = fill_paged(sk, &frags, msg, &dsmhdr, prefix, total, mss);
+	} else {
+		err = -ENOBUFS;
+		skb = alloc_pkt(sk, total);
+		if (skb) {
+			__skb_queue_tail(&frags, skb);
+			if (prefix)
+				skb_put_data(skb, &dsmhdr, prefix);
+			err = copy_from_iter_full(skb_put(skb, len), len,
+						  &msg->msg_iter) ? 0 : -EFAULT;
+		}
+	}
+	if (err)
+		goto out;
+	i = 0;
+	skb_queue_walk(&frags, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 
-		skb = alloc_pkt(sk, size);
-		if (!skb) {
-			err = -ENOBUFS;
-			goto out;
-		}
-		__skb_queue_tail(&frags, skb);
-		if (pre)
-			skb_put_data(skb, &dsmhdr, pre);
-		if (!copy_from_iter_full(skb_put(skb, size - pre), size - pre,
-					 &msg->msg_iter)) {
-			err = -EFAULT;
-			goto out;
-		}
-		cb = WIND_SKB_CB(skb);
 		memset(cb, 0, sizeof(*cb));
 		cb->seq = peer->write_seq + i;
-		cb->frag = i;
+		cb->frag = i++;
 		cb->nfrags = nfrags;
 		cb->msg_len = total;
 		cb->flags = flags;
 		cb->msgid = msgid;
-		done += size;
 	}
 	/* the last packet of a sync message asks for an ack at once */
 	if (type == WIND_SYNC_ORDERED)
-		WIND_SKB_CB(skb)->flags |= WIND_F_ACKREQ;
+		WIND_SKB_CB(skb_peek_tail(&frags))->flags |= WIND_F_ACKREQ;
 
 	skb_queue_walk(&frags, skb)
 		skb_set_owner_w(skb, sk);

