@@ -636,6 +636,7 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
+	wind_rx_sender(peer);
 	if (skb_is_gso(skb))
 		wind_gso_rcv(peer, skb);
 	else if (wh->flags & WIND_F_BUNDLE)

@@ -52,9 +52,83 @@ u32 wind_full_window(const struct wind_peer *peer)
 		    (u32)WIND_PARAM(sk, window), WIND_RT_BITS - 1);
 }
 
+/* How long a peer that sent us data counts as one of the socket's
+ * senders: the rest of the epoch it did, and the next one
+ */
+#define WIND_RX_EPOCH	max(HZ / 100, 1)
+
+/**
+ * wind_rx_sender() - note that a peer sent us data
+ * @peer: the peer, its socket locked
+ *
+ * Counts the verified peers that sent data in the current epoch of
+ * WIND_RX_EPOCH (an off-path host's forged packets count for nothing).
+ */
+void wind_rx_sender(struct wind_peer *peer)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	unsigned long now = jiffies;
+
+	if (peer->unverified)
+		return;
+	if (time_after_eq(now, ws->rx_epoch_start + WIND_RX_EPOCH)) {
+		/* the epoch that ended counts unless it ended long ago */
+		ws->rx_senders_prev = time_before(now, ws->rx_epoch_start +
+						       2 * WIND_RX_EPOCH) ?
+				      ws->rx_senders : 0;
+		ws->rx_senders = 0;
+		ws->rx_epoch++;
+		ws->rx_epoch_start = now;
+	}
+	if (peer->rx_epoch != ws->rx_epoch) {
+		peer->rx_epoch = ws->rx_epoch;
+		ws->rx_senders++;
+	}
+}
+
+/* How many peers send to @peer's socket now (it among them): the most
+ * of this epoch's and the last one's, at least 1
+ */
+static u32 rx_senders(const struct wind_peer *peer)
+{
+	const struct wind_sock *ws = wind_sk(peer->sk);
+	u32 n;
+
+	if (time_after_eq(jiffies, ws->rx_epoch_start + 2 * WIND_RX_EPOCH))
+		return 1;
+	n = max(ws->rx_senders, ws->rx_senders_prev);
+	if (peer->rx_epoch != ws->rx_epoch &&
+	    peer->rx_epoch != ws->rx_epoch - 1)
+		n++;
+	return max(n, 1U);
+}
+
+/**
+ * wind_fair_window() - a peer's share of the receive buffer
+ * @peer: the peer
+ *
+ * The buffer in packets divided among the peers that send to the socket
+ * now, at most wind_full_window(): what the peer may be offered when the
+ * buffer is empty.
+ *
+ * Return: packets, at least 1.
+ */
+u32 wind_fair_window(const struct wind_peer *peer)
+{
+	u32 buf = READ_ONCE(peer->sk->sk_rcvbuf) / pkt_truesize(peer);
+
+	return clamp(buf / rx_senders(peer), 1U, wind_full_window(peer));
+}
+
 /**
  * wind_free_window() - the window the free receive buffer allows now
  * @peer: the peer
+ *
+ * One socket's buffer takes the data of all its peers: each peer that
+ * sends now is offered its share of what is free, so that what they may
+ * all send at once fits (16 peers offered all of it each overflowed it:
+ * drops, and retransmission timeouts for the tails).  A lone sender is
+ * offered all of it.
  *
  * The peer whose message may take the buffer past sk_rcvbuf (deliver.c)
  * is offered the rest of that message, so that it completes at once
@@ -66,12 +140,16 @@ u32 wind_free_window(const struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
 	const struct wind_sock *ws = wind_sk(sk);
-	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
 	u32 full = wind_full_window(peer), wnd;
+	int free;
 
+	/* what waits on the backlog is not charged yet, but will be */
+	free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk) -
+	       READ_ONCE(sk->sk_backlog.len);
 	if (READ_ONCE(ws->rmem_short))
 		return 0;	/* net.wind.mem or the memory cgroup */
-	wnd = min_t(u32, free > 0 ? free / pkt_truesize(peer) : 0, full);
+	wnd = free > 0 ? free / pkt_truesize(peer) : 0;
+	wnd = min(DIV_ROUND_UP(wnd, rx_senders(peer)), full);
 	if (ws->rcv_claim == peer &&
 	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end))
 		wnd = max(wnd, min(ws->rcv_claim_end - peer->rcv_nxt, full));
@@ -82,8 +160,8 @@ u32 wind_free_window(const struct wind_peer *peer)
  * wind_rcv_window() - the window to advertise to a peer, and note it
  * @peer: the peer, its socket locked
  *
- * A peer offered less than a quarter of the full window is marked
- * starved: reads that reopen it tell it (see window_update()).
+ * A peer offered less than a quarter of its share (wind_fair_window()) is
+ * marked starved: reads that reopen it tell it (see window_update()).
  *
  * Return: the window to advertise, from the free receive buffer.
  */
@@ -92,7 +170,7 @@ u16 wind_rcv_window(struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 	u32 wnd = wind_free_window(peer);
 
-	if (wnd < wind_full_window(peer) / 4 && !peer->starved) {
+	if (wnd < wind_fair_window(peer) / 4 && !peer->starved) {
 		peer->starved = 1;
 		wind_sk(sk)->starved++;
 	}

@@ -278,6 +278,8 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	peer->sack_high = isn;
 	/* until the peer advertises its window, send a few packets */
 	peer->snd_wnd_end = isn + 8;
+	/* not among the socket's senders yet (wind_rx_sender()) */
+	peer->rx_epoch = ws->rx_epoch - 2;
 	peer->cwnd = WIND_CWND_INIT;
 	peer->ssthresh = WIND_CWND_MAX;
 	peer->recover = isn;

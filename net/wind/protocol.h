@@ -260,6 +260,9 @@ struct wind_peer {
 	u8 nrefused;
 	u16 ack_pending;		/* packets arrived since our last ack */
 	u16 rcv_wnd;			/* window we last advertised */
+	u32 rx_epoch;			/* wind_sock.rx_epoch it sent data in
+					 * last (wind_rx_sender())
+					 */
 	struct timer_list rtx_timer;	/* retransmission and window probe */
 	struct list_head sync_waiters;
 
@@ -303,6 +306,15 @@ struct wind_sock {
 	u32 unverified;			/* peers no packet with their tag
 					 * proved yet; socket lock
 					 */
+	u32 rx_epoch;			/* peers sending us data, counted
+					 * per epoch of WIND_RX_EPOCH
+					 * (output.c); socket lock
+					 */
+	unsigned long rx_epoch_start;	/* jiffies */
+	u32 rx_senders;			/* verified peers that sent data in
+					 * this epoch
+					 */
+	u32 rx_senders_prev;		/* and in the one before it */
 	struct ratelimit_state reset_rs;	/* RESETs sent */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 encap;			/* WIND_ENCAP_* */
@@ -490,6 +502,8 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 u16 wind_rcv_window(struct wind_peer *peer);
 u32 wind_full_window(const struct wind_peer *peer);
 u32 wind_free_window(const struct wind_peer *peer);
+u32 wind_fair_window(const struct wind_peer *peer);
+void wind_rx_sender(struct wind_peer *peer);
 u32 wind_ack_seq(const struct wind_peer *peer);
 
 /* input.c */

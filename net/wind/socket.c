@@ -314,7 +314,7 @@ static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
 }
 
 /* After a read freed room, tell the peers whose window we had nearly shut,
- * once it is open to half the full window again: one update per peer,
+ * once it is open to half its share again: one update per peer,
  * not one per read.
  */
 static void window_update(struct sock *sk)
@@ -327,7 +327,7 @@ static void window_update(struct sock *sk)
 	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->starved; i++) {
 		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
 			if (!peer->starved || wind_free_window(peer) <
-					      wind_full_window(peer) / 2)
+					      wind_fair_window(peer) / 2)
 				continue;
 			peer->starved = 0;
 			ws->starved--;
