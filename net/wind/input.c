@@ -247,9 +247,14 @@ int wind_rcv(struct sk_buff *skb)
 		wind_backlog_rcv(sk, skb);
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
 				  READ_ONCE(sk->sk_sndbuf))) {
+		unsigned int n = skb_is_gso(skb) ?
+				 skb_shinfo(skb)->gso_segs : 1;
+
 		bh_unlock_sock(sk);
 		atomic_inc(&sk->sk_drops);
-		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+		/* in packets, a GSO skb's all of them */
+		WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, n - 1);
+		WIND_ADD_STATS(net, WIND_MIB_IN_ERR_BACKLOG, n);
 		sock_put(sk);
 		goto drop;
 	}

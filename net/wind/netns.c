@@ -55,6 +55,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_BUNDLED]		= "InBundled",
 	[WIND_MIB_IN_ERR_BUNDLE]	= "InErrBundle",
 	[WIND_MIB_OUT_TIMEOUTS]		= "OutTimeouts",
+	[WIND_MIB_IN_ERR_BACKLOG]	= "InErrBacklog",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

@@ -112,6 +112,7 @@ enum wind_mib_field {
 	WIND_MIB_IN_BUNDLED,
 	WIND_MIB_IN_ERR_BUNDLE,		/* malformed bundles, dropped */
 	WIND_MIB_OUT_TIMEOUTS,
+	WIND_MIB_IN_ERR_BACKLOG,	/* packets the full backlog dropped */
 	WIND_MIB_MAX
 };
 
