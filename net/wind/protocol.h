@@ -341,6 +341,11 @@ struct wind_sock {
 					 */
 	u32 rcv_claim_end;		/* the seq after that message */
 	unsigned int starved;		/* peers we advertised a small window */
+	int wu_free;			/* the least free receive buffer a
+					 * read saw since window_update()
+					 * last looked at the starved peers
+					 * (socket.c)
+					 */
 	u32 sndbuf_waiters;		/* writers waiting for send buffer
 					 * room (output.c); socket lock
 					 */

@@ -315,14 +315,23 @@ static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
 
 /* After a read freed room, tell the peers whose window we had nearly shut,
  * once it is open to half its share again: one update per peer,
- * not one per read.
+ * not one per read.  The peers are looked at only once reads freed a
+ * sixteenth of the buffer since the fullest it was seen (by a read)
+ * since they were last: not for every small message read while a peer
+ * stays starved.
  */
 static void window_update(struct sock *sk)
 {
+	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
 	int i;
 
+	if (free < READ_ONCE(ws->wu_free))
+		WRITE_ONCE(ws->wu_free, free);
+	if (free < READ_ONCE(ws->wu_free) + (READ_ONCE(sk->sk_rcvbuf) >> 4))
+		return;
+	WRITE_ONCE(ws->wu_free, free);
 	lock_sock(sk);
 	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->starved; i++) {
 		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
