@@ -174,8 +174,6 @@ static void rtx_timeout(struct wind_peer *peer)
 		return;
 	}
 	wind_rtt_backoff(&peer->rtt, wind_rto_max_us(peer));
-	if (peer->snd_una != peer->snd_nxt)
-		wind_cwnd_reduce(peer, true);
 	if (peer->snd_una == peer->snd_nxt) {
 		/* nothing in flight: the window is shut, probe it */
 		skb = peer->send_head;
@@ -185,7 +183,17 @@ static void rtx_timeout(struct wind_peer *peer)
 				  NULL : skb->next;
 		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
 		wind_xmit_skb(peer, skb, WIND_F_ACKREQ);
+	} else if (!wind_seq_before(peer->snd_una, peer->snd_wnd_end)) {
+		/* the window is shut behind what is in flight (a window
+		 * probe the peer refused for want of room, or packets sent
+		 * before it shrank): no more may be sent, and the network
+		 * is not to blame.  Probe again with the oldest, counting
+		 * no timeout and keeping the congestion window.
+		 */
+		wind_retransmit(peer, skb_peek(&peer->wq), WIND_F_ACKREQ,
+				WIND_RTX_PROBE);
 	} else {
+		wind_cwnd_reduce(peer, true);
 		struct sk_buff *first = NULL;
 
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_TIMEOUTS);

@@ -12,7 +12,13 @@ was set, which keeps its size and lets one message at a time past
 sk_rcvbuf.  Both ways every message completes: all 16 arrive exact, and
 the receiver holds nothing afterwards.  (Before, every peer's in-order
 packets were let in up to twice the buffer, and 16 half-received
-messages filled it for good.)"""
+messages filled it for good.)
+
+Then a receiver that does not read: its window shuts, and the sender
+probes it.  A probe refused for want of room is not a loss: the sender
+counts no retransmission timeout and keeps its congestion window, and
+every message arrives exact once the receiver reads."""
+import time
 import os
 import socket
 import sys
@@ -21,7 +27,7 @@ import threading
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from windtest import (SOCK_WIND, IPPROTO_WIND, Ktap, enter,  # noqa: E402
                       main_as_root, netns_del, run, veth_netns,
-                      wind_sock_row)
+                      wind_sock_row, wind_stat)
 
 A, B = "wiA", "wiB"
 SENDERS, MSGS, SIZE = 16, 1, 65536
@@ -110,8 +116,61 @@ def incast(t, port, rcvbuf):
     return before, after
 
 
+ZW_MSGS, ZW_SIZE = 48, 8192
+
+
+def zero_window(t, port):
+    """A sender fills a receiver that does not read (SO_RCVBUF 32 KiB)
+    for 3 s, which probes its shut window; then the receiver reads."""
+    enter(B)
+    rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
+    rx.bind(("10.79.0.2", port))
+    rx.settimeout(60)
+    enter(A)
+    tx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    tx.bind(("10.79.0.1", 7900))
+    tx.settimeout(60)
+    enter(None)
+    sent = [bytes([k]) * ZW_SIZE for k in range(ZW_MSGS)]
+    err = []
+
+    def send():
+        try:
+            for m in sent:
+                tx.sendto(m, ("10.79.0.2", port))
+        except OSError as e:
+            err.append(e)
+
+    names = ("OutTimeouts", "OutCwndCuts", "PeersUnreachable")
+    before = {k: wind_stat(A, k) for k in names}
+    refused = wind_stat(B, "InErrRcvbuf")
+    th = threading.Thread(target=send)
+    th.start()
+    time.sleep(3)
+    d = {k: wind_stat(A, k) - before[k] for k in names}
+    refused = wind_stat(B, "InErrRcvbuf") - refused
+    t.check("window_probes_refused_while_receiver_full", refused > 0,
+            f"InErrRcvbuf +{refused}: the window never shut")
+    t.check("refused_probe_is_no_timeout_nor_cwnd_cut",
+            not any(d.values()), f"{d}")
+    got = []
+    try:
+        for _ in range(ZW_MSGS):
+            got.append(rx.recv(1 << 16))
+    except OSError as e:
+        err.append(e)
+    th.join()
+    t.check("every_message_arrives_exact_after_zero_window",
+            got == sent and not err,
+            f"{len(got)} of {ZW_MSGS}, first bytes "
+            f"{[m[0] for m in got][:ZW_MSGS]}; errors {err}")
+    tx.close()
+    rx.close()
+
+
 def main():
-    t = Ktap(8)
+    t = Ktap(11)
     try:
         setup()
         before, after = incast(t, 7700, None)
@@ -122,6 +181,7 @@ def main():
         before, after = incast(t, 7701, 106496)
         t.check("set_buffer_kept_its_size", before == after == 2 * 106496,
                 f"SO_RCVBUF {before} -> {after}")
+        zero_window(t, 7702)
     finally:
         teardown()
     return 1 if t.failed else 0
