@@ -329,18 +329,34 @@ static bool rcvbuf_grow(struct sock *sk)
 	return true;
 }
 
+/* Did we tell @peer, a verified one, it may send @seq?  The windows of
+ * a socket's peers are offered from what is free at different moments:
+ * while packets sent under an earlier offer are on the way, the buffer
+ * may fill with other peers' (the reader is slower than they send), and
+ * they would arrive past sk_rcvbuf with their window shut.  Dropped, they
+ * come back only when the sender's RACK or probe timer finds them missing:
+ * an incast of 16 senders lost its tails to retransmission timeouts.
+ */
+static bool rcv_offered(const struct wind_peer *peer, u32 seq)
+{
+	return !peer->unverified &&
+	       peer->rcv_wnd_edge - seq - 1 < WIND_RT_BITS;
+}
+
 /* Room for a packet?  An in-order packet may take the buffer up to twice
  * its size when the out-of-order ones are gone: a message that fits the
  * buffer by its bytes must be able to complete despite per-packet
  * overhead, else both ends would wait for each other.  Past sk_rcvbuf, a
- * buffer that may grow (rcvbuf_grow()) does; one that may not takes one
- * message at a time (rcv_claim()).
+ * buffer that may grow (rcvbuf_grow()) does; one that may not takes what
+ * it offered (rcv_offered()) up to a quarter more, and one message at a
+ * time (rcv_claim()) up to twice its size and that quarter.
  */
 static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 {
 	struct sock *sk = peer->sk;
+	u32 rcvbuf, need;
 
-	if (sk_rmem_alloc_get(sk) + skb->truesize <= READ_ONCE(sk->sk_rcvbuf))
+	if (fits(sk, skb->truesize))
 		return true;
 	if (seq != peer->rcv_nxt)
 		return false;
@@ -348,9 +364,12 @@ static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 		return true;
 	if (rcvbuf_grow(sk) && fits(sk, skb->truesize))
 		return true;
+	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	need = sk_rmem_alloc_get(sk) + skb->truesize;
+	if (rcv_offered(peer, seq) && need <= rcvbuf + rcvbuf / 4)
+		return true;
 	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
-	       sk_rmem_alloc_get(sk) + skb->truesize <=
-	       2 * READ_ONCE(sk->sk_rcvbuf);
+	       need <= 2 * rcvbuf + rcvbuf / 4;
 }
 
 static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)

@@ -230,7 +230,11 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 {
 	struct sock *sk = peer->sk;
 	struct windhdr *wh;
+	u16 wnd = wind_rcv_window(peer);
 
+	/* what the peer may send from now on: rcv_room() keeps the word */
+	if (wind_seq_after(ack + wnd, peer->rcv_wnd_edge))
+		peer->rcv_wnd_edge = ack + wnd;
 	wh = skb_push(skb, WIND_HLEN);
 	skb_reset_transport_header(skb);
 	wh->source = inet_sk(sk)->inet_sport;
@@ -239,7 +243,7 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 	wh->check = 0;
 	wh->version_type = WIND_VERSION << 4 | type;
 	wh->flags = flags | (peer->got_ack ? 0 : WIND_F_SYN);
-	wh->window = htons(wind_rcv_window(peer));
+	wh->window = htons(wnd);
 	wh->src_tag = htonl(peer->local_tag);
 	wh->dst_tag = htonl(peer->remote_tag);
 	wh->seq = htonl(seq);

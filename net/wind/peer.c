@@ -458,6 +458,7 @@ void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 {
 	wind_purge_rx(peer);
 	peer->rcv_nxt = rcv_nxt;
+	peer->rcv_wnd_edge = rcv_nxt;
 	if (peer->rt)
 		wind_rt_init(peer->rt, rcv_nxt);
 	peer->nrefused = 0;

@@ -270,6 +270,9 @@ struct wind_peer {
 	/* receive side */
 	struct wind_rtable *rt;		/* allocated on the first data packet */
 	u32 rcv_nxt;			/* every seq before this has arrived */
+	u32 rcv_wnd_edge;		/* the furthest seq we told it to send
+					 * up to (ack + window), exclusive
+					 */
 	__be16 udp_sport;		/* send side: our UDP source port
 					 * towards it (here, in a hole)
 					 */
