@@ -162,6 +162,19 @@ drop:
 	return 0;
 }
 
+/* How much the socket's backlog and receive queue may hold together
+ * while its owner holds it (sk_add_backlog()), as TCP's tcp_add_backlog()
+ * allows: an in-order packet may take the receive queue past sk_rcvbuf
+ * (deliver.c, rcv_room(): what was offered, the message under way), and
+ * what the window offered is on its way in GSO skbs whose every packet a
+ * full backlog drops at once.
+ */
+static u32 backlog_limit(const struct sock *sk)
+{
+	return min_t(u64, ((u64)READ_ONCE(sk->sk_rcvbuf) << 1) +
+			  (READ_ONCE(sk->sk_sndbuf) >> 1) + SZ_64K, UINT_MAX);
+}
+
 /**
  * wind_rcv() - entry point from IP for every Wind packet
  * @skb: the packet, transport header at skb->data
@@ -245,8 +258,7 @@ int wind_rcv(struct sk_buff *skb)
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
 		wind_backlog_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
-				  READ_ONCE(sk->sk_sndbuf))) {
+	} else if (sk_add_backlog(sk, skb, backlog_limit(sk))) {
 		unsigned int n = skb_is_gso(skb) ?
 				 skb_shinfo(skb)->gso_segs : 1;
 
@@ -694,9 +706,7 @@ static int wind_icmp_err(struct sk_buff *skb, u32 mtu)
 		 * protocol after its outer IP header (wind_skb_proto())
 		 */
 		clone = skb_clone(skb, GFP_ATOMIC);
-		if (clone && sk_add_backlog(sk, clone,
-					    READ_ONCE(sk->sk_rcvbuf) +
-					    READ_ONCE(sk->sk_sndbuf)))
+		if (clone && sk_add_backlog(sk, clone, backlog_limit(sk)))
 			kfree_skb(clone);
 	}
 	bh_unlock_sock(sk);
