@@ -629,6 +629,33 @@ static struct sk_buff *frags_pkt(const struct sk_buff *skb, unsigned int off,
 	return pkt;
 }
 
+/* Packet @i of a GSO skb cut into packets, @pkt (NULL: there was no
+ * memory for it), with the header fields the segmentation would have
+ * given it: those of @first, the first packet's, its seq and frag moved
+ * on, WIND_F_ACKREQ only on the @last.  Returns whether an ACK is due
+ * at once.
+ */
+static bool gso_member_rcv(struct wind_peer *peer, struct sk_buff *pkt,
+			   const struct wind_skb_cb *first, unsigned int i,
+			   bool last, ktime_t tstamp)
+{
+	struct wind_skb_cb *cb;
+
+	if (!pkt) {
+		peer->drops++;
+		atomic_inc(&peer->sk->sk_drops);
+		return true;
+	}
+	pkt->tstamp = tstamp;
+	cb = WIND_SKB_CB(pkt);
+	*cb = *first;
+	cb->seq += i;
+	cb->frag += i;
+	if (!last)
+		cb->flags &= ~WIND_F_ACKREQ;
+	return data_rcv_one(peer, pkt);
+}
+
 /* A paged GSO skb (output.c's fill_paged(), checked by input.c: the
  * headers linear, the payloads end to end in its page fragments) not
  * taken whole: each packet becomes an skb of its own that references its
@@ -645,25 +672,11 @@ static void gso_rcv_paged(struct wind_peer *peer, struct sk_buff *skb,
 
 	for (i = 0; i < n; i++) {
 		unsigned int len = min(mss, skb->data_len - off);
-		struct wind_skb_cb *cb;
-		struct sk_buff *pkt;
+		struct sk_buff *pkt = frags_pkt(skb, off, len);
 
-		pkt = frags_pkt(skb, off, len);
 		off += len;
-		if (!pkt) {
-			peer->drops++;
-			atomic_inc(&peer->sk->sk_drops);
-			now = true;
-			continue;
-		}
-		pkt->tstamp = skb->tstamp;
-		cb = WIND_SKB_CB(pkt);
-		*cb = *first;
-		cb->seq += i;
-		cb->frag += i;
-		if (i < n - 1)
-			cb->flags &= ~WIND_F_ACKREQ;
-		now |= data_rcv_one(peer, pkt);
+		now |= gso_member_rcv(peer, pkt, first, i, i == n - 1,
+				      skb->tstamp);
 	}
 	consume_skb(skb);
 	data_ack(peer, now);
@@ -760,8 +773,6 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		i++;
 	}
 	for (; member; member = next, i++) {
-		struct wind_skb_cb *cb;
-
 		next = member->next;
 		if (own && !skb_shared(member)) {
 			skb_mark_not_on_list(member);
@@ -771,20 +782,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 			if (own)	/* detached: our reference goes */
 				consume_skb(member);
 		}
-		if (!pkt) {
-			peer->drops++;
-			atomic_inc(&peer->sk->sk_drops);
-			now = true;
-			continue;
-		}
-		pkt->tstamp = tstamp;
-		cb = WIND_SKB_CB(pkt);
-		*cb = first;
-		cb->seq += i;
-		cb->frag += i;
-		if (next)
-			cb->flags &= ~WIND_F_ACKREQ;
-		now |= data_rcv_one(peer, pkt);
+		now |= gso_member_rcv(peer, pkt, &first, i, !next, tstamp);
 	}
 	if (!head || !own)
 		consume_skb(skb);
