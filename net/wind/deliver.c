@@ -279,11 +279,8 @@ void wind_rq_prune(struct wind_peer *peer)
  * every peer's in-order packets let in, many peers' half-received
  * messages could fill the buffer together, none complete, and nothing be
  * read to make room: an incast of large messages would stall for good.
- * Only then: while a whole message waits to be read, reading it makes
- * room.  Claims one after the other would fill the buffer with whole
- * messages up to the bound, and the last one's window (the rest of its
- * message, wind_free_window()) be offered past it, refused and resent
- * at every retransmission timeout while the reader did not read.
+ * The claimed message is offered the rest of it as its window, within
+ * the bound (wind_free_window()).
  */
 static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
 {
@@ -295,8 +292,6 @@ static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
 		return holder == peer &&
 		       wind_seq_before(cb->seq, ws->rcv_claim_end);
 	}
-	if (!skb_queue_empty_lockless(&peer->sk->sk_receive_queue))
-		return false;
 	ws->rcv_claim = peer;
 	ws->rcv_claim_end = cb->seq - cb->frag + cb->nfrags;
 	return true;
@@ -369,7 +364,7 @@ static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 	if (rcv_offered(peer, seq) && need <= rcvbuf + rcvbuf / 4)
 		return true;
 	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
-	       need <= 2 * rcvbuf + rcvbuf / 4;
+	       need <= wind_rcv_claim_max(rcvbuf);
 }
 
 static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)

@@ -132,7 +132,10 @@ u32 wind_fair_window(const struct wind_peer *peer)
  *
  * The peer whose message may take the buffer past sk_rcvbuf (deliver.c)
  * is offered the rest of that message, so that it completes at once
- * rather than a probe at a time.
+ * rather than a probe at a time, as far as that claim's bound allows:
+ * claims one after another while the reader does not read fill the
+ * buffer with whole messages up to it, and a window offered past it was
+ * refused and resent at every retransmission timeout.
  *
  * Return: packets we can take from @peer, at most wind_full_window().
  */
@@ -141,18 +144,22 @@ u32 wind_free_window(const struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 	const struct wind_sock *ws = wind_sk(sk);
 	u32 full = wind_full_window(peer), wnd;
-	int free;
+	int rcvbuf, taken, free;
 
 	/* what waits on the backlog is not charged yet, but will be */
-	free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk) -
-	       READ_ONCE(sk->sk_backlog.len);
+	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	taken = sk_rmem_alloc_get(sk) + READ_ONCE(sk->sk_backlog.len);
+	free = rcvbuf - taken;
 	if (READ_ONCE(ws->rmem_short))
 		return 0;	/* net.wind.mem or the memory cgroup */
 	wnd = free > 0 ? free / pkt_truesize(peer) : 0;
 	wnd = min(DIV_ROUND_UP(wnd, rx_senders(peer)), full);
 	if (ws->rcv_claim == peer &&
-	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end))
-		wnd = max(wnd, min(ws->rcv_claim_end - peer->rcv_nxt, full));
+	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end)) {
+		free = (int)wind_rcv_claim_max(rcvbuf) - taken;
+		wnd = max(wnd, min3(ws->rcv_claim_end - peer->rcv_nxt, full,
+				    free > 0 ? free / pkt_truesize(peer) : 0));
+	}
 	return wnd;
 }
 

@@ -432,6 +432,15 @@ static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
 	return (struct windhdr *)skb_transport_header(skb);
 }
 
+/* How far past sk_rcvbuf (@rcvbuf) a claimed message may take the
+ * receive queue: twice it, and the quarter past it that what the window
+ * offered may take (deliver.c, rcv_room())
+ */
+static inline u32 wind_rcv_claim_max(u32 rcvbuf)
+{
+	return 2 * rcvbuf + rcvbuf / 4;
+}
+
 #define WIND_SKB_CB(skb) ((struct wind_skb_cb *)&((skb)->cb[0]))
 
 #define WIND_PARAM(sk, name) \
