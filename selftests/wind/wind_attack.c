@@ -677,6 +677,104 @@ TEST_F(attack, flood_of_spoofed_first_contacts)
 	EXPECT_EQ(0, associate(&self->n, 2, 70));
 }
 
+/* B's WIND_PEER_INFO of A: what B last told A it takes (wpi_rcv_wnd) */
+static int rcv_wnd_of_a(struct nodes *n, uint32_t *wnd)
+{
+	struct wind_peer_info info;
+	socklen_t len = sizeof(info);
+	struct sockaddr_in sin;
+
+	memset(&info, 0, sizeof(info));
+	wind_sin(&sin, wind_node_addr(A), n->a_port);
+	memcpy(&info.wpi_addr, &sin, sizeof(sin));
+	if (getsockopt(n->b, SOL_WIND, WIND_PEER_INFO, &info, &len))
+		return -1;
+	*wnd = info.wpi_rcv_wnd;
+	return 0;
+}
+
+/* A sends B a message, B reads it (and whatever else came) and answers:
+ * B's answer carries the window it offers A now, which *@wnd gets.
+ */
+static int exchange_window(struct nodes *n, uint32_t seed, uint32_t *wnd)
+{
+	static uint8_t in[2048];
+	struct sockaddr_in from;
+	uint8_t buf[300];
+	int i;
+
+	wind_fill(buf, 300, seed);
+	if (send_to(n->a, buf, 300, B, n->b_port, 0))
+		return -1;
+	for (i = 0; i < 200; i++) {
+		ssize_t r = wind_recv_wait(n->b, in, sizeof(in), &from,
+					   WAIT_MS);
+
+		if (r < 0)
+			return -1;
+		if (from.sin_addr.s_addr == wind_node_addr(A) &&
+		    ntohs(from.sin_port) == n->a_port) {
+			if (r != 300 || !wind_fill_ok(in, 300, seed))
+				return -1;
+			break;
+		}
+	}
+	/* the forged first contacts' messages read too: an empty buffer */
+	while (recv(n->b, in, sizeof(in), MSG_DONTWAIT) >= 0)
+		;
+	wind_fill(buf, 200, seed + 1);
+	if (send_to(n->b, buf, 200, A, n->a_port, 0) ||
+	    expect_msg(n->a, 200, seed + 1, B, n->b_port))
+		return -1;
+	return rcv_wnd_of_a(n, wnd);
+}
+
+/*
+ * The peers that send to a socket share its receive buffer (wind.rst,
+ * "each sender's share"), but only verified ones count: first contacts
+ * forged from 32 spoofed source ports just before each of A's messages
+ * must leave A offered what a lone sender is, not a 33rd of it.
+ */
+TEST_F(attack, spoofed_senders_leave_real_peer_its_window)
+{
+	in_addr_t fake = inet_addr("10.77.0.201"), b = wind_node_addr(B);
+	uint8_t pkt[256], payload[64];
+	uint32_t alone, wnd;
+	int round, i;
+
+	ASSERT_EQ(0, associate(&self->n, 2, 60));
+	ASSERT_EQ(0, wind_run("ip -n %s neigh replace 10.77.0.201 lladdr 02:77:00:00:00:c9 dev eth0 nud permanent",
+			      wind_ns(B)));
+	ASSERT_EQ(0, exchange_window(&self->n, 4000, &alone));
+	ASSERT_LT(8, alone);
+	wind_fill(payload, sizeof(payload), 5);
+	for (round = 0; round < 8; round++) {
+		for (i = 0; i < 32; i++) {
+			struct forged f = {
+				.type = WIND_PKT_DATA,
+				.flags = WIND_F_ORDERED | WIND_F_SYN,
+				.src_tag = 0x60000000 + round * 32 + i,
+				.seq = i, .oldest = i,
+				.nfrags = 1, .msg_len = sizeof(payload),
+			};
+			size_t len = craft(pkt, &f, fake,
+					   20000 + round * 32 + i, b,
+					   self->n.b_port, payload,
+					   sizeof(payload));
+
+			ASSERT_EQ(0, send_ip(self->n.raw, fake, b, 0, pkt,
+					     len, 0));
+		}
+		ASSERT_EQ(0, exchange_window(&self->n, 4100 + 2 * round,
+					     &wnd));
+		/* counted as senders, they would leave A alone / 33 */
+		EXPECT_LT(alone, 2 * wnd)
+			TH_LOG("round %d: A offered %u packets, %u alone",
+			       round, wnd, alone);
+	}
+	EXPECT_EQ(0, associate(&self->n, 1, 90));
+}
+
 /*
  * A classic BPF socket filter on B that drops messages whose first byte
  * is 'X': B receives exactly the others, in order; a sync send of a
