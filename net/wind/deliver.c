@@ -344,7 +344,8 @@ static bool rcv_offered(const struct wind_peer *peer, u32 seq)
  * overhead, else both ends would wait for each other.  Past sk_rcvbuf, a
  * buffer that may grow (rcvbuf_grow()) does; one that may not takes what
  * it offered (rcv_offered()) up to a quarter more, and one message at a
- * time (rcv_claim()) up to twice its size and that quarter.
+ * time (rcv_claim()) up to twice its size, the bound of what a socket
+ * may hold (wind.rst, "Memory").
  */
 static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 {

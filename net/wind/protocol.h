@@ -433,12 +433,12 @@ static inline struct windhdr *wind_hdr(const struct sk_buff *skb)
 }
 
 /* How far past sk_rcvbuf (@rcvbuf) a claimed message may take the
- * receive queue: twice it, and the quarter past it that what the window
- * offered may take (deliver.c, rcv_room())
+ * receive queue (deliver.c, rcv_room()): twice it, the most a socket's
+ * receive queue holds (wind.rst, "Memory")
  */
 static inline u32 wind_rcv_claim_max(u32 rcvbuf)
 {
-	return 2 * rcvbuf + rcvbuf / 4;
+	return 2 * rcvbuf;
 }
 
 #define WIND_SKB_CB(skb) ((struct wind_skb_cb *)&((skb)->cb[0]))
