@@ -541,7 +541,7 @@ if want incast; then
 		say "    backlog drops (softnet_stat) during the row: $(( $(softnet_drops) - d0 ))"
 		for ns in $INC_R ${INC_S}1; do
 			say "    $ns wind_stat: $(ip netns exec $ns cat /proc/net/wind_stat |
-				grep -E '^(InPackets|InErrRcvbuf|InErrBacklog|InDuplicates|OutRetransmits|OutProbes|OutTimeouts|OutCwndCuts|PeersUnreachable) ' | paste -sd' ')"
+				grep -E '^(InPackets|InErrRcvbuf|InErrBacklog|InDuplicates|OutRetransmits|OutProbes|OutWinProbes|OutTimeouts|OutCwndCuts|PeersUnreachable) ' | paste -sd' ')"
 		done
 		tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"senders": [0-9]*, "rcv_retrans": [0-9]*, "rcv_rto": [0-9]*, "snd_retrans": [0-9]*, "snd_rto": [0-9]*' |
 			paste -sd' ' | sed 's/^/    /'

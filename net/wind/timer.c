@@ -182,6 +182,7 @@ static void rtx_timeout(struct wind_peer *peer)
 		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
 				  NULL : skb->next;
 		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_WIN_PROBES);
 		wind_xmit_skb(peer, skb, WIND_F_ACKREQ);
 	} else if (!wind_seq_before(peer->snd_una, peer->snd_wnd_end)) {
 		/* the window is shut behind what is in flight (a window
@@ -190,6 +191,7 @@ static void rtx_timeout(struct wind_peer *peer)
 		 * is not to blame.  Probe again with the oldest, counting
 		 * no timeout and keeping the congestion window.
 		 */
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_WIN_PROBES);
 		wind_retransmit(peer, skb_peek(&peer->wq), WIND_F_ACKREQ,
 				WIND_RTX_PROBE);
 	} else {

@@ -144,14 +144,18 @@ def zero_window(t, port):
 
     names = ("OutTimeouts", "OutCwndCuts", "PeersUnreachable")
     before = {k: wind_stat(A, k) for k in names}
+    probes = wind_stat(A, "OutWinProbes")
     refused = wind_stat(B, "InErrRcvbuf")
     th = threading.Thread(target=send)
     th.start()
     time.sleep(3)
     d = {k: wind_stat(A, k) - before[k] for k in names}
     refused = wind_stat(B, "InErrRcvbuf") - refused
+    probes = wind_stat(A, "OutWinProbes") - probes
     t.check("window_probes_refused_while_receiver_full", refused > 0,
             f"InErrRcvbuf +{refused}: the window never shut")
+    t.check("zero_window_probes_counted", probes > 0,
+            f"OutWinProbes +{probes}")
     t.check("refused_probe_is_no_timeout_nor_cwnd_cut",
             not any(d.values()), f"{d}")
     got = []
@@ -170,7 +174,7 @@ def zero_window(t, port):
 
 
 def main():
-    t = Ktap(11)
+    t = Ktap(12)
     try:
         setup()
         before, after = incast(t, 7700, None)
