@@ -195,9 +195,9 @@ static void rtx_timeout(struct wind_peer *peer)
 		wind_retransmit(peer, skb_peek(&peer->wq), WIND_F_ACKREQ,
 				WIND_RTX_PROBE);
 	} else {
-		wind_cwnd_reduce(peer, true);
 		struct sk_buff *first = NULL;
 
+		wind_cwnd_reduce(peer, true);
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_TIMEOUTS);
 		skb_queue_walk(&peer->wq, skb) {
 			if (skb == peer->send_head)
