@@ -269,6 +269,40 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
 				wind_rto_max_us(peer));
 }
 
+/* The peer refused the packet at snd_una, the next it expected, for want
+ * of room (WIND_ACK_REFUSED): what followed it met a buffer as full, or
+ * lies behind the refused one.  Put everything in flight back before
+ * send_head (a packet the peer reported comes again as a duplicate): it
+ * goes again as the window opens, not when a probe or a retransmission
+ * timeout finds it missing after a window update the refusal preceded.
+ * Not congestion: the congestion window stays.
+ */
+static void refused_rcv(struct wind_peer *peer)
+{
+	struct sk_buff *first = skb_peek(&peer->wq), *skb;
+	struct net *net = sock_net(peer->sk);
+
+	if (!first || first == peer->send_head)
+		return;
+	skb_queue_walk(&peer->wq, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (skb == peer->send_head)
+			break;
+		if (cb->sacked) {
+			cb->sacked = 0;
+			peer->sacked_out--;
+		}
+		trace_wind_retransmit(peer, skb, WIND_RTX_REFUSED);
+		cb->retransmitted = 1;
+		peer->retransmits++;
+		WIND_INC_STATS(net, WIND_MIB_OUT_RETRANSMITS);
+	}
+	peer->send_head = first;
+	peer->snd_nxt = WIND_SKB_CB(first)->seq;
+	peer->tlp_out = 0;
+}
+
 /**
  * wind_ack_rcv() - process the acknowledgment part of a packet
  * @peer: the peer it came from, its socket locked
@@ -346,6 +380,8 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
 	if (ah)
 		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
+	if (ah && (ah->flags & htons(WIND_ACK_REFUSED)))
+		refused_rcv(peer);
 	wind_cwnd_grow(peer, acked);
 	reo = rack_detect_loss(peer, now);
 	rto_recover(peer);

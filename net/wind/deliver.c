@@ -442,7 +442,7 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	}
 	if (!rcv_room(peer, skb, seq)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
-		goto drop;	/* the ack's window says why */
+		goto refused;	/* the ack's window says why */
 	}
 
 	while (!wind_rmem_set_owner(skb, sk, false)) {
@@ -452,7 +452,7 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		 */
 		if (seq != peer->rcv_nxt || !drop_one_ooo(peer)) {
 			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
-			goto drop;
+			goto refused;
 		}
 	}
 	wind_rt_mark(peer->rt, seq);
@@ -471,6 +471,14 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	peer->ack_pending++;
 	return (flags & WIND_F_ACKREQ) || seq != old_nxt || peer->nrefused;
 
+refused:
+	/* the next expected: what the peer sent after it waits in vain
+	 * (its refusal behind a hole, RACK finds)
+	 */
+	if (seq == peer->rcv_nxt) {
+		peer->room_refused = 1;
+		peer->rcv_refused_seq = seq;
+	}
 drop:
 	peer->drops++;
 	atomic_inc(&sk->sk_drops);

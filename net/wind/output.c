@@ -786,7 +786,10 @@ void wind_send_ack(struct wind_peer *peer)
 	ah = skb_put(skb, sizeof(*ah));
 	ah->sack = cpu_to_be64(peer->rt ? wind_rt_sack(peer->rt) : 0);
 	ah->nnaks = htons(n);
-	ah->reserved = 0;
+	/* a refusal for room is news only while rcv_nxt is still there */
+	ah->flags = peer->room_refused && peer->rcv_refused_seq == peer->rcv_nxt ?
+		    htons(WIND_ACK_REFUSED) : 0;
+	peer->room_refused = 0;
 	ah->reserved2 = 0;
 	for (i = 0; i < n; i++) {
 		nak = skb_put(skb, sizeof(*nak));

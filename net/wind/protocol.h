@@ -258,6 +258,10 @@ struct wind_peer {
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
 					 */
+	u8 room_refused:1;		/* receive: we refused the in-order
+					 * packet rcv_refused_seq for room;
+					 * the next ACK says so
+					 */
 	/* receive side, here to fill what the timer's alignment leaves */
 	u8 nrefused;
 	u16 ack_pending;		/* packets arrived since our last ack */
@@ -274,6 +278,7 @@ struct wind_peer {
 	u32 rcv_wnd_edge;		/* the furthest seq we told it to send
 					 * up to (ack + window), exclusive
 					 */
+	u32 rcv_refused_seq;		/* see room_refused */
 	__be16 udp_sport;		/* send side: our UDP source port
 					 * towards it (here, in a hole)
 					 */

@@ -29,6 +29,7 @@
 	EM(WIND_RTX_TIMEOUT, "timeout")		\
 	EM(WIND_RTX_PROBE, "probe")		\
 	EM(WIND_RTX_CHALLENGE, "challenge")	\
+	EM(WIND_RTX_REFUSED, "refused")		\
 	EM(WIND_RTX_RACK, "rack")		\
 	EMe(WIND_RTX_RECOVERY, "recovery")
 

@@ -17,7 +17,18 @@ messages filled it for good.)
 Then a receiver that does not read: its window shuts, and the sender
 probes it.  A probe refused for want of room is not a loss: the sender
 counts no retransmission timeout and keeps its congestion window, and
-every message arrives exact once the receiver reads."""
+every message arrives exact once the receiver reads.
+
+Last, a refusal of what was in flight.  C's message holds the one
+claim past a full SO_RCVBUF that the receiver grants at a time; D, a
+new sender, is refused its first packets (nothing is offered to a peer
+before it proves its address).  The receiver's ACK says so
+(WIND_ACK_REFUSED), and D takes its packets back: when the receiver
+reads and tells D its window opened, D sends them at once.  Before, D
+counted them as in flight, the window update opened nothing, and they
+went again only at D's retransmission timeout (5 s here:
+net.wind.rto_min_ms=1000 in A, so that the receiver reads long before
+it, however slowly the VM runs)."""
 import time
 import os
 import socket
@@ -117,6 +128,7 @@ def incast(t, port, rcvbuf):
 
 
 ZW_MSGS, ZW_SIZE = 48, 8192
+RF_SIZE, RF_D_SIZE = 60000, 5000     # C's 42 packets each, D's 4
 
 
 def zero_window(t, port):
@@ -173,8 +185,70 @@ def zero_window(t, port):
     rx.close()
 
 
+def wait_for(cond, what, limit=30):
+    end = time.time() + limit
+    while not cond():
+        if time.time() > end:
+            raise TimeoutError(what)
+        time.sleep(0.02)
+
+
+def refused_in_flight(t, port):
+    """C fills B's buffer (SO_RCVBUF 32 KiB, not read) and holds its claim;
+    new D's first packets are refused; then B reads everything."""
+    run("ip", "netns", "exec", A, "sysctl", "-qw", "net.wind.rto_min_ms=1000")
+    enter(B)
+    rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
+    rx.bind(("10.79.0.2", port))
+    rx.settimeout(30)
+    enter(A)
+    c = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    c.bind(("10.79.0.1", 7903))
+    d = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    d.bind(("10.79.0.1", 7904))
+    enter(None)
+    cmsgs = [bytes([0xc0 + k]) * RF_SIZE for k in range(2)]
+    dmsg = os.urandom(RF_D_SIZE)
+    names = ("OutTimeouts", "OutCwndCuts", "OutProbes")
+    before = {k: wind_stat(A, k) for k in names}
+    rtx = wind_stat(A, "OutRetransmits")
+    for m in cmsgs:
+        c.sendto(m, ("10.79.0.2", port))
+    # the first message whole, the second claimed up to the bound and
+    # stopped there: B holds more than SO_RCVBUF and reads nothing
+    def settled():
+        q = rx_queue(B, port)
+        time.sleep(0.2)
+        return q > 98000 and rx_queue(B, port) == q
+    wait_for(settled, "C never filled B's buffer")
+    refused = wind_stat(B, "InErrRcvbuf")
+    d.sendto(dmsg, ("10.79.0.2", port))
+    wait_for(lambda: wind_stat(B, "InErrRcvbuf") - refused >= 4,
+             "D's first packets were not refused")
+    got = []
+    err = []
+    try:
+        while len(got) < 3:
+            data, src = rx.recvfrom(1 << 16)
+            got.append((src[1], data))
+    except OSError as e:
+        err.append(e)
+    d_got = [m for p, m in got if p == 7904]
+    c_got = [m for p, m in got if p == 7903]
+    t.check("refused_first_flight_arrives_exact_after_window_opens",
+            d_got == [dmsg] and c_got == cmsgs and not err,
+            f"D {len(d_got)}, C {len(c_got)} of 2; errors {err}")
+    d_ = {k: wind_stat(A, k) - before[k] for k in names}
+    t.check("refusal_acked_resent_without_timeout_or_probe",
+            not any(d_.values()) and wind_stat(A, "OutRetransmits") > rtx,
+            f"{d_}, OutRetransmits +{wind_stat(A, 'OutRetransmits') - rtx}")
+    for s in (c, d, rx):
+        s.close()
+
+
 def main():
-    t = Ktap(12)
+    t = Ktap(14)
     try:
         setup()
         before, after = incast(t, 7700, None)
@@ -186,6 +260,7 @@ def main():
         t.check("set_buffer_kept_its_size", before == after == 2 * 106496,
                 f"SO_RCVBUF {before} -> {after}")
         zero_window(t, 7702)
+        refused_in_flight(t, 7703)
     finally:
         teardown()
     return 1 if t.failed else 0

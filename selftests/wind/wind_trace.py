@@ -324,7 +324,8 @@ def check_events(t, ev):
                dport=PORT_B)
     t.check("retransmissions under loss, each with a reason",
             rtx and all(e["reason"] in
-                        ("timeout", "probe", "rack", "challenge", "recovery")
+                        ("timeout", "probe", "rack", "challenge", "recovery",
+                         "refused")
                         for e in rtx), rtx[:3])
     t.check("a retransmitted packet goes out again with its seq",
             rtx and find(ev, "wind_packet_send", sport=PORT_A, dport=PORT_B,

@@ -138,13 +138,14 @@ CRAFTED = {
            {"wind.frag": "1", "wind.nfrags": "3", "wind.msg_len": "3000",
             "wind.payload_len": "10", "wind.dsm.mode": ""}, False),
     6105: (packet(6105, 2, struct.pack("!QHHI", (1 << 0) | (1 << 2) | (1 << 63),
-                                       2, 0, 0) +
+                                       2, 1, 0) +
                   struct.pack("!II", 4990, 13) + struct.pack("!II", 4995, 34),
                   0, 200, 0x55, 0x66, 7000, 5000, 6990),
            {"wind.type": "2", "wind.len": "64", "wind.window": "200",
             "wind.ack": "5000", "wind.sack": "0x8000000000000005",
             "wind.sack.seq": "5001,5003,5064", "wind.nnaks": "2",
-            "wind.ack.reserved": "0x0000", "wind.ack.reserved2": "0x00000000",
+            "wind.ack.flags": "0x0001", "wind.ack.flags.refused": "1",
+            "wind.ack.reserved2": "0x00000000",
             "wind.nak.seq": "4990,4995", "wind.nak.error": "13,34"}, False),
     6106: (packet(6106, 3, src_tag=0x33333333, dst_tag=0x44444444),
            {"wind.type": "3", "wind.len": "32", "wind.src_tag": "0x33333333",

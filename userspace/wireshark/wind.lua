@@ -101,7 +101,9 @@ f.diff_data = ProtoField.bytes("wind.diff.data", "Data")
 f.sack = ProtoField.uint64("wind.sack", "SACK bitmap", base.HEX)
 f.sack_seq = ProtoField.uint32("wind.sack.seq", "Selectively acknowledged", base.DEC)
 f.nnaks = ProtoField.uint16("wind.nnaks", "NAKs", base.DEC)
-f.ack_reserved = ProtoField.uint16("wind.ack.reserved", "Reserved", base.HEX)
+f.ack_flags = ProtoField.uint16("wind.ack.flags", "ACK flags", base.HEX)
+f.ack_refused = ProtoField.bool("wind.ack.flags.refused",
+	"REFUSED: the packet at ack was refused for want of room", 16, nil, 0x0001)
 f.ack_reserved2 = ProtoField.uint32("wind.ack.reserved2", "Reserved", base.HEX)
 f.nak = ProtoField.none("wind.nak", "NAK")
 f.nak_seq = ProtoField.uint32("wind.nak.seq", "Refused message's first seq", base.DEC)
@@ -305,7 +307,11 @@ local function dissect_ack(tree, tvb, off, len, ack, pinfo)
 	end
 	local nnaks = tvb(off + 8, 2):uint()
 	local nt = tree:add(f.nnaks, tvb(off + 8, 2))
-	tree:add(f.ack_reserved, tvb(off + 10, 2))
+	local aft = tree:add(f.ack_flags, tvb(off + 10, 2))
+	aft:add(f.ack_refused, tvb(off + 10, 2))
+	if bit.band(tvb(off + 10, 2):uint(), 0x0001) ~= 0 then
+		pinfo.cols.info:append(" REFUSED")
+	end
 	tree:add(f.ack_reserved2, tvb(off + 12, 4))
 	if #bits > 0 then
 		pinfo.cols.info:append(" SACK " .. table.concat(bits, ","))

@@ -228,9 +228,17 @@ struct wind_dsmhdr {
 struct wind_ackhdr {
 	__be64	sack;		/* bit i: seq ack + 1 + i was received */
 	__be16	nnaks;		/* struct wind_nak entries that follow */
-	__be16	reserved;	/* 0 */
+	__be16	flags;		/* WIND_ACK_* */
 	__be32	reserved2;	/* 0 */
 };
+
+/*
+ * The ACK's sender refused the data packet at ack, the next it expected,
+ * for want of receive buffer: what was sent from ack on is not in flight
+ * any more, and goes again as the window allows.  Receivers before this
+ * bit sent 0; a sender that ignores it resends on its timers.
+ */
+#define WIND_ACK_REFUSED	0x0001
 
 struct wind_nak {
 	__be32	seq;		/* first seq of the refused message */
