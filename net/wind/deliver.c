@@ -388,6 +388,14 @@ static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
 static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 		      unsigned int n)
 {
+	u32 cost = skb->truesize / n;
+
+	/* what the peer's seqs cost the buffer, for its window (output.c,
+	 * seq_truesize()): as TCP's scaling_ratio learns its skbs' truesize
+	 */
+	peer->rx_seq_cost = peer->rx_seq_cost ?
+			    peer->rx_seq_cost - peer->rx_seq_cost / 8 + cost / 8 :
+			    cost;
 	WIND_SKB_CB(skb)->npkts = n;
 	insert_sorted(&peer->rq, skb);
 	peer->rq_pkts += n;

@@ -37,6 +37,23 @@ static unsigned int pkt_truesize(const struct wind_peer *peer)
 	return SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + peer->mss));
 }
 
+/* What one seq of @peer's costs a receive buffer, as its packets took it
+ * lately (deliver.c, rq_insert()): a small message, alone or bundled,
+ * takes a fraction of a full packet's truesize, and a window counted in
+ * full packets offered it a third of the buffer.  At most a full
+ * packet's, at least a quarter of it: a peer that goes from small to
+ * large messages overdraws its window by at most that, and what its
+ * receiver refuses it sends again as the window opens (WIND_ACK_REFUSED).
+ */
+static unsigned int seq_truesize(const struct wind_peer *peer)
+{
+	unsigned int full = pkt_truesize(peer);
+
+	if (!peer->rx_seq_cost)
+		return full;
+	return clamp_t(unsigned int, peer->rx_seq_cost, full / 4, full);
+}
+
 /**
  * wind_full_window() - the window a peer gets when our buffer is empty
  * @peer: the peer
@@ -48,7 +65,7 @@ u32 wind_full_window(const struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
 
-	return min3(READ_ONCE(sk->sk_rcvbuf) / pkt_truesize(peer),
+	return min3(READ_ONCE(sk->sk_rcvbuf) / seq_truesize(peer),
 		    (u32)WIND_PARAM(sk, window), WIND_RT_BITS - 1);
 }
 
@@ -115,7 +132,7 @@ static u32 rx_senders(const struct wind_peer *peer)
  */
 u32 wind_fair_window(const struct wind_peer *peer)
 {
-	u32 buf = READ_ONCE(peer->sk->sk_rcvbuf) / pkt_truesize(peer);
+	u32 buf = READ_ONCE(peer->sk->sk_rcvbuf) / seq_truesize(peer);
 
 	return clamp(buf / rx_senders(peer), 1U, wind_full_window(peer));
 }
@@ -152,7 +169,7 @@ u32 wind_free_window(const struct wind_peer *peer)
 	free = rcvbuf - taken;
 	if (READ_ONCE(ws->rmem_short))
 		return 0;	/* net.wind.mem or the memory cgroup */
-	wnd = free > 0 ? free / pkt_truesize(peer) : 0;
+	wnd = free > 0 ? free / seq_truesize(peer) : 0;
 	wnd = min(DIV_ROUND_UP(wnd, rx_senders(peer)), full);
 	if (ws->rcv_claim == peer &&
 	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end)) {

@@ -463,6 +463,7 @@ void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 		wind_rt_init(peer->rt, rcv_nxt);
 	peer->nrefused = 0;
 	peer->room_refused = 0;
+	peer->rx_seq_cost = 0;
 	peer->ack_pending = 0;
 	wind_delack_timer_stop(peer);
 }

@@ -279,6 +279,9 @@ struct wind_peer {
 					 * up to (ack + window), exclusive
 					 */
 	u32 rcv_refused_seq;		/* see room_refused */
+	u32 rx_seq_cost;		/* receive buffer a seq of it took,
+					 * averaged (1/8 each); 0: none yet
+					 */
 	__be16 udp_sport;		/* send side: our UDP source port
 					 * towards it (here, in a hole)
 					 */

@@ -323,6 +323,62 @@ TEST_F(bundle, large_not_held)
 	EXPECT_EQ(0, memcmp(buf, in, sizeof(buf)));
 }
 
+/* One 64 B sync message, read; then the window its ACK gave the sender. */
+static long window_after_sync(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(bundle) *self, unsigned int i)
+{
+	struct wind_peer_info pi;
+	char in[4096];
+
+	EXPECT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, MSG_WIND_SYNC));
+	EXPECT_LT(0, wind_poll(self->rx, POLLIN, WAIT_MS));
+	EXPECT_EQ(MSG_LEN, recv(self->rx, in, sizeof(in), 0));
+	EXPECT_EQ(0, peer_info(self->tx, &self->to, &pi));
+	return pi.wpi_snd_wnd;
+}
+
+/* A window counts packets, each priced at what the peer's packets took of
+ * the receive buffer lately: a peer of small messages is offered more of
+ * them than a peer of full packets, for the same free buffer.  Before, a
+ * 64 B message was priced as a full packet (about 2.3 KiB of truesize)
+ * and 8 senders of them were offered a third of the buffer.
+ */
+TEST_F(bundle, small_messages_wider_window)
+{
+	const unsigned int big_n = 32, small_n = 400;
+	int rcvbuf = 65536;	/* sk_rcvbuf 128 KiB: under the caps */
+	char big[8192], in[8192];
+	long w_big, w_small;
+	unsigned int i;
+
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				sizeof(rcvbuf)));
+	for (i = 0; i < big_n; i++) {
+		wind_msg_make(big, sizeof(big), i);
+		ASSERT_EQ((ssize_t)sizeof(big),
+			  sendto(self->tx, big, sizeof(big), 0, &self->to.sa,
+				 sizeof(self->to)));
+		ASSERT_LT(0, wind_poll(self->rx, POLLIN, WAIT_MS));
+		ASSERT_EQ((ssize_t)sizeof(big),
+			  recv(self->rx, in, sizeof(in), 0));
+		ASSERT_EQ(0, memcmp(big, in, sizeof(big)));
+	}
+	w_big = window_after_sync(_metadata, self, 0);
+	for (i = 0; i < small_n; i++)
+		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN,
+				      i % 16 == 15 ? 0 : MSG_MORE));
+	EXPECT_EQ(0, recv_check(self->rx, small_n, NULL));
+	w_small = window_after_sync(_metadata, self, 0);
+	TH_LOG("window after 8 KiB messages %ld packets, after 64 B ones %ld",
+	       w_big, w_small);
+	EXPECT_LT(0, w_big);
+	/* before, both were the buffer in full packets (56 on 6.12);
+	 * now about 134 and 88 (a GSO skb taken whole costs less than
+	 * its packets one by one)
+	 */
+	EXPECT_GT(w_small * 4, w_big * 5);
+}
+
 /* ---------------------------------------------------------------- */
 
 /* A crafted packet: the common and data headers, then @body */
