@@ -131,19 +131,23 @@ ZW_MSGS, ZW_SIZE = 48, 8192
 RF_SIZE, RF_D_SIZE = 60000, 5000     # C's 42 packets each, D's 4
 
 
+def wind_sock(ns, addr, port, rcvbuf=None, timeout=None):
+    """A Wind socket in namespace @ns bound to (@addr, @port)."""
+    enter(ns)
+    s = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.bind((addr, port))
+    s.settimeout(timeout)
+    enter(None)
+    return s
+
+
 def zero_window(t, port):
     """A sender fills a receiver that does not read (SO_RCVBUF 32 KiB)
     for 3 s, which probes its shut window; then the receiver reads."""
-    enter(B)
-    rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-    rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
-    rx.bind(("10.79.0.2", port))
-    rx.settimeout(60)
-    enter(A)
-    tx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-    tx.bind(("10.79.0.1", 7900))
-    tx.settimeout(60)
-    enter(None)
+    rx = wind_sock(B, "10.79.0.2", port, 32768, 60)
+    tx = wind_sock(A, "10.79.0.1", 7900, timeout=60)
     sent = [bytes([k]) * ZW_SIZE for k in range(ZW_MSGS)]
     err = []
 
@@ -197,17 +201,9 @@ def refused_in_flight(t, port):
     """C fills B's buffer (SO_RCVBUF 32 KiB, not read) and holds its claim;
     new D's first packets are refused; then B reads everything."""
     run("ip", "netns", "exec", A, "sysctl", "-qw", "net.wind.rto_min_ms=1000")
-    enter(B)
-    rx = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-    rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
-    rx.bind(("10.79.0.2", port))
-    rx.settimeout(30)
-    enter(A)
-    c = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-    c.bind(("10.79.0.1", 7903))
-    d = socket.socket(socket.AF_INET, SOCK_WIND, IPPROTO_WIND)
-    d.bind(("10.79.0.1", 7904))
-    enter(None)
+    rx = wind_sock(B, "10.79.0.2", port, 32768, 30)
+    c = wind_sock(A, "10.79.0.1", 7903)
+    d = wind_sock(A, "10.79.0.1", 7904)
     cmsgs = [bytes([0xc0 + k]) * RF_SIZE for k in range(2)]
     dmsg = os.urandom(RF_D_SIZE)
     names = ("OutTimeouts", "OutCwndCuts", "OutProbes")
