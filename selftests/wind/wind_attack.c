@@ -111,6 +111,13 @@ static size_t craft(uint8_t *pkt, const struct forged *f, in_addr_t src,
 		dh->frag = htons(f->frag);
 		dh->nfrags = htons(f->nfrags);
 		dh->msg_len = htonl(f->msg_len);
+	} else if (f->type == WIND_PKT_ACK) {
+		struct wind_ackhdr *ah = (struct wind_ackhdr *)(wh + 1);
+
+		/* "I refused what you sent": would take back what is in
+		 * flight, were the tags the attacker's to know
+		 */
+		ah->flags = htons(WIND_ACK_REFUSED);
 	}
 	memcpy(pkt + hlen, payload, plen);
 	wh->check = wind_pkt_csum(src, dst, hlen + plen, pkt, hlen + plen);
