@@ -58,7 +58,7 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 	struct wind_sync_waiter *w;
 	struct sk_buff *skb;
 
-	if (!wind_seq_in(seq, peer->snd_una, peer->snd_nxt - peer->snd_una))
+	if (!wind_seq_in(seq, peer->snd_una, peer->snd_max - peer->snd_una))
 		return;
 	skb = find_seq(peer, seq);
 	/* report each refusal once, however many ACKs repeat it */
@@ -188,7 +188,7 @@ static bool sent_before_rto(const struct wind_peer *peer,
  * tcp_timeout_mark_lost()): the timeout resent the oldest one, and each
  * ACK from then on resends the others, oldest first, while fewer than a
  * congestion window of packets sent since the timeout are out, until the
- * cumulative ACK passes recover (snd_nxt at the timeout; no RACK cut
+ * cumulative ACK passes recover (snd_max at the timeout; no RACK cut
  * moves it before then).  RACK alone may not find them: when an earlier
  * pass already resent them, they were sent after the packets the peer
  * reported since, and the timeout's resend, back sooner than half an
@@ -275,7 +275,10 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
  * send_head (a packet the peer reported comes again as a duplicate): it
  * goes again as the window opens, not when a probe or a retransmission
  * timeout finds it missing after a window update the refusal preceded.
- * Not congestion: the congestion window stays.
+ * Not congestion: the congestion window stays.  snd_max stays too: the
+ * peer may have taken what followed the refused packet (its reader made
+ * room in between), and once the refused one is in, its ACK covers them
+ * (wind_ack_rcv() then moves send_head past them).
  */
 static void refused_rcv(struct wind_peer *peer)
 {
@@ -322,7 +325,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	struct sk_buff *skb;
 	unsigned int i;
 
-	if (wind_seq_after(ack, peer->snd_nxt))
+	if (wind_seq_after(ack, peer->snd_max))
 		return;			/* acks what was never sent: bogus */
 	if (wind_seq_before(ack, peer->snd_una)) {
 		/* an old ack, overtaken by a newer one: nothing to learn */
@@ -335,9 +338,18 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 
 	now = wind_now_us();
 
-	while ((skb = skb_peek(&peer->wq)) && skb != peer->send_head &&
+	while ((skb = skb_peek(&peer->wq)) &&
 	       wind_seq_before(WIND_SKB_CB(skb)->seq, ack)) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		/* sent, then taken back by a refusal (refused_rcv()), and
+		 * the peer had it after all: behind the refused packet
+		 */
+		if (skb == peer->send_head) {
+			peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
+					  NULL : skb->next;
+			wind_snd_nxt_set(peer, cb->seq + 1);
+		}
 
 		if (cb->sacked) {
 			peer->sacked_out--;

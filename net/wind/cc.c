@@ -57,7 +57,7 @@ void wind_cwnd_reduce(struct wind_peer *peer, bool timeout)
 	peer->ssthresh = max_t(u32, in_flight / 2, WIND_CWND_MIN);
 	peer->cwnd = timeout ? WIND_CWND_MIN : peer->ssthresh;
 	peer->cwnd_cnt = 0;
-	peer->recover = peer->snd_nxt;
+	peer->recover = peer->snd_max;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_CWND_CUTS);
 	trace_wind_cwnd(peer, old, timeout ? WIND_CWND_TIMEOUT : WIND_CWND_LOSS);
 }

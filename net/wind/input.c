@@ -537,7 +537,7 @@ static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
 		return (wh->version_type & 0xf) == WIND_PKT_ACK;
 	seq = ntohl(wh->seq);
 	return !wind_seq_before(seq, peer->snd_una) &&
-	       wind_seq_before(seq, peer->snd_nxt);
+	       wind_seq_before(seq, peer->snd_max);
 }
 
 /* Act on an ICMP error with the socket locked: from wind_err(), or from

@@ -731,7 +731,7 @@ static void push(struct wind_peer *peer, bool flush)
 		}
 		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
 				  NULL : last->next;
-		peer->snd_nxt = WIND_SKB_CB(last)->seq + 1;
+		wind_snd_nxt_set(peer, WIND_SKB_CB(last)->seq + 1);
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;

@@ -274,6 +274,7 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	isn = get_random_u32();
 	peer->snd_una = isn;
 	peer->snd_nxt = isn;
+	peer->snd_max = isn;
 	peer->write_seq = isn;
 	peer->sack_high = isn;
 	/* until the peer advertises its window, send a few packets */
@@ -442,6 +443,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 	lost = fail_write_queue(peer, err);
 	peer->snd_una = peer->write_seq;
 	peer->snd_nxt = peer->write_seq;
+	peer->snd_max = peer->write_seq;
 	peer->retries = 0;
 	peer->rto_recovery = 0;
 	wind_rtx_timer_stop(peer);

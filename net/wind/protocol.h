@@ -227,6 +227,10 @@ struct wind_peer {
 	struct sk_buff *send_head;	/* first unsent skb in wq, or NULL */
 	u32 snd_una;			/* oldest unacknowledged seq */
 	u32 snd_nxt;			/* next seq to transmit for the first time */
+	u32 snd_max;			/* past the highest seq ever sent: what
+					 * an ACK may cover (a refusal takes
+					 * snd_nxt back below it)
+					 */
 	u32 write_seq;			/* next seq to assign */
 	u32 snd_wnd_end;		/* may transmit seqs before this */
 	u32 sack_high;			/* highest seq the peer reported */
@@ -575,6 +579,14 @@ static inline u32 wind_rto_max_us(const struct wind_peer *peer)
 {
 	return max_t(u32, WIND_PARAM(peer->sk, rto_max_ms) * USEC_PER_MSEC,
 		     wind_rto_min_us(peer));
+}
+
+/* Seqs before @end are sent: the next to send first is @end */
+static inline void wind_snd_nxt_set(struct wind_peer *peer, u32 end)
+{
+	peer->snd_nxt = end;
+	if (wind_seq_after(end, peer->snd_max))
+		peer->snd_max = end;
 }
 
 /* ack.c */

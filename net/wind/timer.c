@@ -181,7 +181,7 @@ static void rtx_timeout(struct wind_peer *peer)
 			return;
 		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
 				  NULL : skb->next;
-		peer->snd_nxt = WIND_SKB_CB(skb)->seq + 1;
+		wind_snd_nxt_set(peer, WIND_SKB_CB(skb)->seq + 1);
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_WIN_PROBES);
 		wind_xmit_skb(peer, skb, WIND_F_ACKREQ);
 	} else if (!wind_seq_before(peer->snd_una, peer->snd_wnd_end)) {

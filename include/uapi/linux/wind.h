@@ -235,8 +235,10 @@ struct wind_ackhdr {
 /*
  * The ACK's sender refused the data packet at ack, the next it expected,
  * for want of receive buffer: what was sent from ack on is not in flight
- * any more, and goes again as the window allows.  Receivers before this
- * bit sent 0; a sender that ignores it resends on its timers.
+ * any more, and goes again as the window allows.  The receiver may still
+ * hold some of it (taken after the refusal): a later ACK may cover seqs
+ * up to the highest ever sent.  Receivers before this bit sent 0; a
+ * sender that ignores it resends on its timers.
  */
 #define WIND_ACK_REFUSED	0x0001
 

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A Wind sender against a receiver scripted packet by packet: B's kernel
+never sees A's packets (nftables drops IP protocol 253 at B's input); a
+packet socket reads them off B's interface and a raw socket answers with
+ACKs built here, as a receiver would send them at moments no timing of a
+real one could be relied on to produce.
+
+refused_then_covered (wind(7), "Receive buffer"): the receiver refuses
+the packet it expects next for want of room (WIND_ACK_REFUSED, window 0)
+while it holds the three that followed (its reader made room in
+between).  The sender takes back what it had in flight and, the window
+shut, probes with the refused packet only.  The receiver takes it and
+acknowledges all four at once: an ACK past everything the sender sent
+since the refusal, not past what it ever sent.  A sender that took that
+ACK for one of data never sent ignored every ACK from then on, probed
+until it gave the peer up, and lost the messages (a stall wind_mem.py
+met once in CI: a reader reading while the sender met net.wind.mem).
+"""
+import errno
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from windtest import (Ktap, enter, main_as_root, netns_del,  # noqa: E402
+                      run, veth_netns, wind_socket, wind_stat)
+
+A, B = "wsA", "wsB"
+ADDR_A, ADDR_B, PORT_A, PORT_B = "10.83.0.1", "10.83.0.2", 7920, 7921
+MSG_WIND_SYNC = 0x800000
+PKT_DATA, PKT_ACK = 1, 2
+F_ACKREQ, F_SYN = 0x01, 0x10
+ACK_REFUSED = 0x0001
+TAG_B, ISN_B = 0x5c1e7ed0, 0x10000
+HDR = struct.Struct("!HHHHBBHIIIII")    # struct windhdr
+ETH_P_IP = 0x0800
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+class ScriptedB:
+    """B's side: what A sends, read off the wire, and ACKs to it."""
+
+    def __init__(self):
+        enter(B)
+        try:
+            self.rx = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                                    socket.htons(ETH_P_IP))
+            self.rx.bind(("eth0", ETH_P_IP))
+            self.tx = socket.socket(socket.AF_INET, socket.SOCK_RAW, 253)
+        finally:
+            enter(None)
+        self.a_tag = 0
+
+    def data(self, timeout=10):
+        """The next DATA packet from A: (seq, flags), or None."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.rx.settimeout(max(0.01, end - time.monotonic()))
+            try:
+                pkt = self.rx.recv(65536)
+            except socket.timeout:
+                break
+            if len(pkt) < 20 or pkt[9] != 253 or \
+                    socket.inet_ntoa(pkt[12:16]) != ADDR_A:
+                continue
+            w = pkt[(pkt[0] & 0xf) * 4:]
+            (_, _, _, _, vt, flags, _, src_tag, _, seq, _, _) = \
+                HDR.unpack_from(w)
+            if vt & 0xf != PKT_DATA:
+                continue
+            self.a_tag = src_tag
+            return seq, flags
+        return None
+
+    def ack(self, ack, window, sack=0, flags=0):
+        body = struct.pack("!QHHI", sack, 0, flags, 0)
+        length = HDR.size + len(body)
+        hdr = HDR.pack(PORT_B, PORT_A, length, 0, 1 << 4 | PKT_ACK, F_SYN,
+                       window, TAG_B, self.a_tag, ISN_B, ack, ISN_B)
+        pseudo = (socket.inet_aton(ADDR_B) + socket.inet_aton(ADDR_A) +
+                  struct.pack("!BBH", 0, 253, length))
+        c = csum(pseudo + hdr + body) or 0xffff
+        self.tx.sendto(hdr[:6] + struct.pack("!H", c) + hdr[8:] + body,
+                       (ADDR_A, 0))
+
+    def close(self):
+        self.rx.close()
+        self.tx.close()
+
+
+def setup():
+    veth_netns(A, B, ADDR_A, ADDR_B)
+    # A's packets one by one on the wire, not one GSO skb
+    run("ip", "-n", A, "link", "set", "dev", "eth0", "gso_max_segs", "1")
+    run("ip", "netns", "exec", B, "nft",
+        "add table ip wscr; "
+        "add chain ip wscr in { type filter hook input priority 0; }; "
+        "add rule ip wscr in ip protocol 253 drop")
+
+
+def refused_then_covered(t):
+    tx = wind_socket(A, PORT_A)
+    # a peer that answers nothing is given up in about a second
+    for kv in ("rto_min_ms=100", "rto_max_ms=300", "retries=3"):
+        run("ip", "netns", "exec", A, "sysctl", "-qw", f"net.wind.{kv}")
+    b = ScriptedB()
+    msgs = [bytes([i]) * 1000 for i in range(5)]
+    result = {}
+
+    def send():
+        try:
+            for i in range(3):
+                tx.sendto(msgs[i], (ADDR_B, PORT_B))
+            # the fourth waits for the peer's acknowledgment
+            result["sync"] = tx.sendto(msgs[3], MSG_WIND_SYNC,
+                                       (ADDR_B, PORT_B))
+        except OSError as e:
+            result["sync"] = errno.errorcode.get(e.errno, str(e))
+
+    timeouts = wind_stat(A, "OutTimeouts")
+    sender = threading.Thread(target=send)
+    sender.start()
+    try:
+        first = [b.data() for _ in range(4)]
+        seqs = [p[0] for p in first if p]
+        s0 = seqs[0] if seqs else 0
+        ok = seqs == [s0 + i for i in range(4)]
+        # s0 refused for room; s0 + 1 .. s0 + 3 held behind it
+        b.ack(s0, 0, sack=0b111, flags=ACK_REFUSED)
+        probe = b.data()
+        # s0 taken: the four in order, acknowledged at once
+        b.ack(s0 + 4, 16)
+    finally:
+        sender.join(15)
+    t.check("four messages, one packet each, in seq order", ok,
+            f"seqs {seqs}")
+    t.check("the window shut, the refused packet alone goes again",
+            probe is not None and probe[0] == s0,
+            f"probe {probe}, s0 {s0}")
+    t.check("an ACK past the probe covers what the refusal took back: "
+            "the sync send returns",
+            not sender.is_alive() and result.get("sync") == len(msgs[3]),
+            f"sync send: {result.get('sync', 'still blocked')}")
+    try:
+        tx.sendto(msgs[4], (ADDR_B, PORT_B))
+        nxt = b.data()
+    except OSError as e:    # the peer's failure, reported to this send
+        nxt = errno.errorcode.get(e.errno, str(e))
+    t.check("what the receiver had is not sent again: the next message "
+            "is the next seq", isinstance(nxt, tuple) and nxt[0] == s0 + 4,
+            f"next DATA {nxt}, expected seq {s0 + 4}")
+    d = wind_stat(A, "OutTimeouts") - timeouts
+    t.check("no retransmission timeout", d == 0, f"OutTimeouts +{d}")
+    b.close()
+    tx.close()
+
+
+def main():
+    t = Ktap(5)
+    try:
+        setup()
+        refused_then_covered(t)
+    finally:
+        netns_del(A, B)
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    main_as_root(main)
