@@ -16,6 +16,13 @@ since the refusal, not past what it ever sent.  A sender that took that
 ACK for one of data never sent ignored every ACK from then on, probed
 until it gave the peer up, and lost the messages (a stall wind_mem.py
 met once in CI: a reader reading while the sender met net.wind.mem).
+
+reneged_sacks_resent (wind(7), "Reliability"): the receiver reports the
+three packets after a hole, then, short of memory, drops them and says
+so by reporting them no more once the hole's resend is in.  The sender
+resends the three without waiting for its retransmission timeout (1 s
+here: RACK, or at worst its tail loss probe), and the sync send
+completes.
 """
 import errno
 import os
@@ -52,7 +59,8 @@ def csum(data):
 class ScriptedB:
     """B's side: what A sends, read off the wire, and ACKs to it."""
 
-    def __init__(self):
+    def __init__(self, port_a=PORT_A, port_b=PORT_B):
+        self.port_a, self.port_b = port_a, port_b
         enter(B)
         try:
             self.rx = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
@@ -76,9 +84,10 @@ class ScriptedB:
                     socket.inet_ntoa(pkt[12:16]) != ADDR_A:
                 continue
             w = pkt[(pkt[0] & 0xf) * 4:]
-            (_, _, _, _, vt, flags, _, src_tag, _, seq, _, _) = \
+            (sport, dport, _, _, vt, flags, _, src_tag, _, seq, _, _) = \
                 HDR.unpack_from(w)
-            if vt & 0xf != PKT_DATA:
+            if vt & 0xf != PKT_DATA or \
+                    (sport, dport) != (self.port_a, self.port_b):
                 continue
             self.a_tag = src_tag
             return seq, flags
@@ -87,7 +96,7 @@ class ScriptedB:
     def ack(self, ack, window, sack=0, flags=0):
         body = struct.pack("!QHHI", sack, 0, flags, 0)
         length = HDR.size + len(body)
-        hdr = HDR.pack(PORT_B, PORT_A, length, 0, 1 << 4 | PKT_ACK, F_SYN,
+        hdr = HDR.pack(self.port_b, self.port_a, length, 0, 1 << 4 | PKT_ACK, F_SYN,
                        window, TAG_B, self.a_tag, ISN_B, ack, ISN_B)
         pseudo = (socket.inet_aton(ADDR_B) + socket.inet_aton(ADDR_A) +
                   struct.pack("!BBH", 0, 253, length))
@@ -101,6 +110,8 @@ class ScriptedB:
 
 
 def setup():
+    # the first Wind socket loads the module, and net.wind with it
+    wind_socket(None).close()
     veth_netns(A, B, ADDR_A, ADDR_B)
     # A's packets one by one on the wire, not one GSO skb
     run("ip", "-n", A, "link", "set", "dev", "eth0", "gso_max_segs", "1")
@@ -111,10 +122,11 @@ def setup():
 
 
 def refused_then_covered(t):
-    tx = wind_socket(A, PORT_A)
-    # a peer that answers nothing is given up in about a second
-    for kv in ("rto_min_ms=100", "rto_max_ms=300", "retries=3"):
+    # a peer that answers nothing is given up in about 4 s; a
+    # timeout 1 s away from every packet the script answers
+    for kv in ("rto_min_ms=1000", "rto_max_ms=1000", "retries=3"):
         run("ip", "netns", "exec", A, "sysctl", "-qw", f"net.wind.{kv}")
+    tx = wind_socket(A, PORT_A)
     b = ScriptedB()
     msgs = [bytes([i]) * 1000 for i in range(5)]
     result = {}
@@ -167,11 +179,73 @@ def refused_then_covered(t):
     tx.close()
 
 
+def reneged_sacks_resent(t):
+    port_a, port_b = PORT_A + 10, PORT_B + 10
+    # a retransmission timeout far from anything the script takes
+    for kv in ("rto_min_ms=1000", "rto_max_ms=2000", "retries=5"):
+        run("ip", "netns", "exec", A, "sysctl", "-qw", f"net.wind.{kv}")
+    tx = wind_socket(A, port_a)
+    b = ScriptedB(port_a, port_b)
+    msgs = [bytes([i]) * 1000 for i in range(4)]
+    result = {}
+
+    def send():
+        try:
+            for i in range(3):
+                tx.sendto(msgs[i], (ADDR_B, port_b))
+            result["sync"] = tx.sendto(msgs[3], MSG_WIND_SYNC,
+                                       (ADDR_B, port_b))
+        except OSError as e:
+            result["sync"] = errno.errorcode.get(e.errno, str(e))
+
+    timeouts = wind_stat(A, "OutTimeouts")
+    sender = threading.Thread(target=send)
+    sender.start()
+    resent, hole = [], None
+    try:
+        first = [b.data() for _ in range(4)]
+        seqs = [p[0] for p in first if p]
+        s0 = seqs[0] if seqs else 0
+        # s0 lost; the three after it held and reported
+        b.ack(s0, 16, sack=0b111)
+        hole = b.data()
+        # s0 in, the three dropped: reported no more
+        b.ack(s0 + 1, 16)
+        have = {s0}
+        while len(have) < 4:
+            p = b.data(timeout=10)
+            if p is None:
+                break
+            resent.append(p[0])
+            if s0 < p[0] < s0 + 4:
+                have.add(p[0])
+            nxt = s0
+            while nxt in have:
+                nxt += 1
+            sack = sum(1 << (q - nxt - 1) for q in have if q > nxt)
+            b.ack(nxt, 16, sack=sack)
+    finally:
+        sender.join(15)
+    t.check("reneged: the hole resent first, on the ACK that shows it",
+            hole is not None and hole[0] == s0, f"resent {hole}, s0 {s0}")
+    t.check("reneged: the three the receiver dropped are sent again",
+            set(resent) >= {s0 + 1, s0 + 2, s0 + 3},
+            f"resent {[q - s0 for q in resent]} (seq - s0)")
+    t.check("reneged: the sync send returns, with no timeout",
+            not sender.is_alive() and result.get("sync") == len(msgs[3]) and
+            wind_stat(A, "OutTimeouts") == timeouts,
+            f"sync send: {result.get('sync', 'still blocked')}, OutTimeouts "
+            f"+{wind_stat(A, 'OutTimeouts') - timeouts}")
+    b.close()
+    tx.close()
+
+
 def main():
-    t = Ktap(5)
+    t = Ktap(8)
     try:
         setup()
         refused_then_covered(t)
+        reneged_sacks_resent(t)
     finally:
         netns_del(A, B)
     return 1 if t.failed else 0
