@@ -325,8 +325,11 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	struct sk_buff *skb;
 	unsigned int i;
 
-	if (wind_seq_after(ack, peer->snd_max))
-		return;			/* acks what was never sent: bogus */
+	if (wind_seq_after(ack, peer->snd_max)) {
+		/* acks what was never sent: bogus */
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_ERR_ACK);
+		return;
+	}
 	if (wind_seq_before(ack, peer->snd_una)) {
 		/* an old ack, overtaken by a newer one: nothing to learn */
 		wind_push(peer);

@@ -103,6 +103,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_TIMEOUTS]		= WIND_A_STATS_OUT_TIMEOUTS,
 	[WIND_MIB_IN_ERR_BACKLOG]	= WIND_A_STATS_IN_ERR_BACKLOG,
 	[WIND_MIB_OUT_WIN_PROBES]	= WIND_A_STATS_OUT_WIN_PROBES,
+	[WIND_MIB_IN_ERR_ACK]		= WIND_A_STATS_IN_ERR_ACK,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */

@@ -57,6 +57,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_TIMEOUTS]		= "OutTimeouts",
 	[WIND_MIB_IN_ERR_BACKLOG]	= "InErrBacklog",
 	[WIND_MIB_OUT_WIN_PROBES]	= "OutWinProbes",
+	[WIND_MIB_IN_ERR_ACK]		= "InErrAck",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

@@ -114,6 +114,7 @@ enum wind_mib_field {
 	WIND_MIB_OUT_TIMEOUTS,
 	WIND_MIB_IN_ERR_BACKLOG,	/* packets the full backlog dropped */
 	WIND_MIB_OUT_WIN_PROBES,	/* zero-window probes sent */
+	WIND_MIB_IN_ERR_ACK,		/* acks of seqs never sent, ignored */
 	WIND_MIB_MAX
 };
 

@@ -17,6 +17,9 @@ ACK for one of data never sent ignored every ACK from then on, probed
 until it gave the peer up, and lost the messages (a stall wind_mem.py
 met once in CI: a reader reading while the sender met net.wind.mem).
 
+Then an ACK of a seq never sent: counted (InErrAck) and ignored, the
+message it claimed to cover sent again.
+
 reneged_sacks_resent (wind(7), "Reliability"): the receiver reports the
 three packets after a hole, then, short of memory, drops them and says
 so by reporting them no more once the hole's resend is in.  The sender
@@ -104,6 +107,16 @@ class ScriptedB:
         self.tx.sendto(hdr[:6] + struct.pack("!H", c) + hdr[8:] + body,
                        (ADDR_A, 0))
 
+    def drain(self):
+        """Forget what was read off the wire so far."""
+        self.rx.setblocking(False)
+        try:
+            while True:
+                self.rx.recv(65536)
+        except BlockingIOError:
+            pass
+        self.rx.setblocking(True)
+
     def close(self):
         self.rx.close()
         self.tx.close()
@@ -175,6 +188,22 @@ def refused_then_covered(t):
             f"next DATA {nxt}, expected seq {s0 + 4}")
     d = wind_stat(A, "OutTimeouts") - timeouts
     t.check("no retransmission timeout", d == 0, f"OutTimeouts +{d}")
+
+    # an ACK past everything ever sent is counted and ignored: what it
+    # claims to cover is still in flight, and goes again
+    bogus = wind_stat(A, "InErrAck")
+    b.ack(s0 + 6, 16)
+    end = time.monotonic() + 10
+    while wind_stat(A, "InErrAck") == bogus and time.monotonic() < end:
+        time.sleep(0.02)
+    counted = wind_stat(A, "InErrAck") - bogus
+    b.drain()
+    again = b.data()
+    b.ack(s0 + 5, 16)
+    t.check("an ACK of a seq never sent: InErrAck, and the message it "
+            "claimed is sent again", counted == 1 and again is not None and
+            again[0] == s0 + 4,
+            f"InErrAck +{counted}, then DATA {again}, expected seq {s0 + 4}")
     b.close()
     tx.close()
 
@@ -241,7 +270,7 @@ def reneged_sacks_resent(t):
 
 
 def main():
-    t = Ktap(8)
+    t = Ktap(9)
     try:
         setup()
         refused_then_covered(t)

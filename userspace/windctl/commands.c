@@ -55,6 +55,7 @@ static const struct {
 	{ WIND_A_STATS_OUT_TIMEOUTS,		"OutTimeouts" },
 	{ WIND_A_STATS_IN_ERR_BACKLOG,		"InErrBacklog" },
 	{ WIND_A_STATS_OUT_WIN_PROBES,		"OutWinProbes" },
+	{ WIND_A_STATS_IN_ERR_ACK,		"InErrAck" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
