@@ -26,9 +26,16 @@ so by reporting them no more once the hole's resend is in.  The sender
 resends the three without waiting for its retransmission timeout (1 s
 here: RACK, or at worst its tail loss probe), and the sync send
 completes.
+
+refusals_reported_once (wind(7), "Errors"): the receiver refuses one of
+two async messages (a wind_nak in the ACK that covers both): the sender
+queues one report on its error queue, with that message's id, and none
+for the ACK that repeats the refusal nor for a refusal of a seq it
+never sent.
 """
 import errno
 import os
+import select
 import socket
 import struct
 import sys
@@ -36,12 +43,13 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import (Ktap, enter, main_as_root, netns_del,  # noqa: E402
-                      run, veth_netns, wind_socket, wind_stat)
+from windtest import (SOL_WIND, Ktap, enter, main_as_root,  # noqa: E402
+                      netns_del, run, veth_netns, wind_socket, wind_stat)
 
 A, B = "wsA", "wsB"
 ADDR_A, ADDR_B, PORT_A, PORT_B = "10.83.0.1", "10.83.0.2", 7920, 7921
 MSG_WIND_SYNC = 0x800000
+WIND_RECVERR, WIND_CMSG_MSGID, SO_EE_ORIGIN_WIND, IP_RECVERR = 2, 2, 6, 11
 PKT_DATA, PKT_ACK = 1, 2
 F_ACKREQ, F_SYN = 0x01, 0x10
 ACK_REFUSED = 0x0001
@@ -96,11 +104,14 @@ class ScriptedB:
             return seq, flags
         return None
 
-    def ack(self, ack, window, sack=0, flags=0):
-        body = struct.pack("!QHHI", sack, 0, flags, 0)
+    def ack(self, ack, window, sack=0, flags=0, naks=()):
+        body = struct.pack("!QHHI", sack, len(naks), flags, 0)
+        for seq, err in naks:   # struct wind_nak
+            body += struct.pack("!II", seq, err)
         length = HDR.size + len(body)
-        hdr = HDR.pack(self.port_b, self.port_a, length, 0, 1 << 4 | PKT_ACK, F_SYN,
-                       window, TAG_B, self.a_tag, ISN_B, ack, ISN_B)
+        hdr = HDR.pack(self.port_b, self.port_a, length, 0,
+                       1 << 4 | PKT_ACK, F_SYN, window, TAG_B, self.a_tag,
+                       ISN_B, ack, ISN_B)
         pseudo = (socket.inet_aton(ADDR_B) + socket.inet_aton(ADDR_A) +
                   struct.pack("!BBH", 0, 253, length))
         c = csum(pseudo + hdr + body) or 0xffff
@@ -269,12 +280,66 @@ def reneged_sacks_resent(t):
     tx.close()
 
 
+def refusals_reported_once(t):
+    port_a, port_b = PORT_A + 20, PORT_B + 20
+    tx = wind_socket(A, port_a)
+    tx.setsockopt(SOL_WIND, WIND_RECVERR, 1)
+    b = ScriptedB(port_a, port_b)
+    for i, msgid in ((0, 0x11), (1, 0x22)):
+        tx.sendmsg([bytes([i]) * 100],
+                   [(SOL_WIND, WIND_CMSG_MSGID, struct.pack("=I", msgid))],
+                   0, (ADDR_B, port_b))
+    first = [b.data() for _ in range(2)]
+    s0 = first[0][0] if first[0] else 0
+    acks = wind_stat(A, "InAcks")
+    # the second refused (EACCES); both covered by the ACK
+    b.ack(s0 + 2, 16, naks=[(s0 + 1, errno.EACCES)])
+    p = select.poll()
+    p.register(tx, select.POLLERR)
+    reports = []
+    if p.poll(10000):
+        reports += errqueue(tx)
+    # a receiver repeats a refusal until the sender's oldest passes it;
+    # and a refusal of a seq never sent
+    b.ack(s0 + 2, 16, naks=[(s0 + 1, errno.EACCES)])
+    b.ack(s0 + 2, 16, naks=[(s0 + 9, errno.ERANGE)])
+    end = time.monotonic() + 10
+    while wind_stat(A, "InAcks") < acks + 3 and time.monotonic() < end:
+        time.sleep(0.02)
+    reports += errqueue(tx)
+    t.check("a refusal is reported once, with its message's id; repeats "
+            "and refusals of seqs never sent are not",
+            reports == [(errno.EACCES, SO_EE_ORIGIN_WIND, 1, 0x22)],
+            f"reports (errno, origin, info, data): {reports}")
+    b.close()
+    tx.close()
+
+
+def errqueue(s):
+    """What the error queue holds now: (errno, origin, info, data) each."""
+    out = []
+    timeout = s.gettimeout()
+    s.settimeout(0)     # a timeout would wait for data, not for errors
+    while True:
+        try:
+            _, anc, _, _ = s.recvmsg(0, 512, socket.MSG_ERRQUEUE)
+        except BlockingIOError:
+            s.settimeout(timeout)
+            return out
+        for lvl, typ, data in anc:
+            if (lvl, typ) == (socket.IPPROTO_IP, IP_RECVERR):
+                e, origin, _, _, _, info, d = struct.unpack_from("=IBBBBII",
+                                                                 data)
+                out.append((e, origin, info, d))
+
+
 def main():
-    t = Ktap(9)
+    t = Ktap(10)
     try:
         setup()
         refused_then_covered(t)
         reneged_sacks_resent(t)
+        refusals_reported_once(t)
     finally:
         netns_del(A, B)
     return 1 if t.failed else 0
