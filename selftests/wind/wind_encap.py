@@ -18,8 +18,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import (SOL_WIND, Ktap, enter, run,  # noqa: E402
-                      wind_socket, wind_stat as stat)
+from windtest import (SOL_WIND, Ktap, enter, inet_csum,  # noqa: E402
+                      run, wind_socket, wind_stat as stat)
 
 WIND_ENCAP, ENCAP_RAW, ENCAP_UDP = 6, 0, 1
 SO_RCVBUFFORCE = 33
@@ -137,15 +137,6 @@ def recv_all(s, n):
     return got
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while total >> 16:
-        total = (total & 0xffff) + (total >> 16)
-    return ~total & 0xffff
-
-
 def wind_data(src_ip, dst_ip, sport, dport, payload, good_csum=True,
               version=1):
     """A whole one-packet async message from a new peer, as a Wind
@@ -157,7 +148,7 @@ def wind_data(src_ip, dst_ip, sport, dport, payload, good_csum=True,
                       version << 4 | 1, 0x02 | 0x10, 64, 0x5eed, 0, seq, 0, seq)
     pseudo = (socket.inet_aton(src_ip) + socket.inet_aton(dst_ip) +
               struct.pack("!BBH", 0, 253, length))
-    c = csum(pseudo + hdr + body) or 0xffff
+    c = inet_csum(pseudo + hdr + body) or 0xffff
     if not good_csum:
         c ^= 0x5555
     return hdr[:6] + struct.pack("!H", c) + hdr[8:] + body

@@ -20,8 +20,8 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import (SOCK_WIND, SOL_WIND, Ktap, enter, libc,  # noqa: E402
-                      run, wind_stat as stat)
+from windtest import (SOCK_WIND, SOL_WIND, Ktap, enter,  # noqa: E402
+                      inet_csum, libc, run, wind_stat as stat)
 
 MSG_WIND_RELIABLE, MSG_WIND_SYNC = 0x400000, 0x800000
 UDPHDR = 0        # 8 inside UDP: what the UDP header takes of each packet
@@ -378,22 +378,13 @@ def run_tests(t):
         s.close()
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while total >> 16:
-        total = (total & 0xffff) + (total >> 16)
-    return ~total & 0xffff
-
-
 def ip6(src, dst, nh, payload, check_at=None):
     """An IPv6 packet from src to dst; the upper-layer checksum at
     check_at in payload filled in over the pseudo-header."""
     s6, d6 = (socket.inet_pton(socket.AF_INET6, a) for a in (src, dst))
     if check_at is not None:
         pseudo = s6 + d6 + struct.pack("!I3xB", len(payload), nh)
-        c = csum(pseudo + payload) or 0xffff
+        c = inet_csum(pseudo + payload) or 0xffff
         payload = payload[:check_at] + struct.pack("!H", c) + \
             payload[check_at + 2:]
     return struct.pack("!IHBB", 6 << 28, len(payload), nh, 64) + s6 + d6 + \

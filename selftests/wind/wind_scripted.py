@@ -43,8 +43,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from windtest import (SOL_WIND, Ktap, enter, main_as_root,  # noqa: E402
-                      netns_del, run, veth_netns, wind_socket, wind_stat)
+from windtest import (SOL_WIND, Ktap, enter, inet_csum,  # noqa: E402
+                      main_as_root, netns_del, run, veth_netns,
+                      wind_socket, wind_stat)
 
 A, B = "wsA", "wsB"
 ADDR_A, ADDR_B, PORT_A, PORT_B = "10.83.0.1", "10.83.0.2", 7920, 7921
@@ -56,15 +57,6 @@ ACK_REFUSED = 0x0001
 TAG_B, ISN_B = 0x5c1e7ed0, 0x10000
 HDR = struct.Struct("!HHHHBBHIIIII")    # struct windhdr
 ETH_P_IP = 0x0800
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while total >> 16:
-        total = (total & 0xffff) + (total >> 16)
-    return ~total & 0xffff
 
 
 class ScriptedB:
@@ -114,7 +106,7 @@ class ScriptedB:
                        ISN_B, ack, ISN_B)
         pseudo = (socket.inet_aton(ADDR_B) + socket.inet_aton(ADDR_A) +
                   struct.pack("!BBH", 0, 253, length))
-        c = csum(pseudo + hdr + body) or 0xffff
+        c = inet_csum(pseudo + hdr + body) or 0xffff
         self.tx.sendto(hdr[:6] + struct.pack("!H", c) + hdr[8:] + body,
                        (ADDR_A, 0))
 
@@ -145,6 +137,27 @@ def setup():
         "add rule ip wscr in ip protocol 253 drop")
 
 
+def send_four(tx, port_b, msgs):
+    """In a thread: msgs[0..2] async, then msgs[3] sync, to B's port_b.
+    Returns the thread and a dict whose "sync" is what the sync send
+    returned, or its errno's name."""
+    result = {}
+
+    def send():
+        try:
+            for i in range(3):
+                tx.sendto(msgs[i], (ADDR_B, port_b))
+            # the fourth waits for the peer's acknowledgment
+            result["sync"] = tx.sendto(msgs[3], MSG_WIND_SYNC,
+                                       (ADDR_B, port_b))
+        except OSError as e:
+            result["sync"] = errno.errorcode.get(e.errno, str(e))
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    return sender, result
+
+
 def refused_then_covered(t):
     # a peer that answers nothing is given up in about 4 s; a
     # timeout 1 s away from every packet the script answers
@@ -153,21 +166,8 @@ def refused_then_covered(t):
     tx = wind_socket(A, PORT_A)
     b = ScriptedB()
     msgs = [bytes([i]) * 1000 for i in range(5)]
-    result = {}
-
-    def send():
-        try:
-            for i in range(3):
-                tx.sendto(msgs[i], (ADDR_B, PORT_B))
-            # the fourth waits for the peer's acknowledgment
-            result["sync"] = tx.sendto(msgs[3], MSG_WIND_SYNC,
-                                       (ADDR_B, PORT_B))
-        except OSError as e:
-            result["sync"] = errno.errorcode.get(e.errno, str(e))
-
     timeouts = wind_stat(A, "OutTimeouts")
-    sender = threading.Thread(target=send)
-    sender.start()
+    sender, result = send_four(tx, PORT_B, msgs)
     try:
         first = [b.data() for _ in range(4)]
         seqs = [p[0] for p in first if p]
@@ -227,20 +227,8 @@ def reneged_sacks_resent(t):
     tx = wind_socket(A, port_a)
     b = ScriptedB(port_a, port_b)
     msgs = [bytes([i]) * 1000 for i in range(4)]
-    result = {}
-
-    def send():
-        try:
-            for i in range(3):
-                tx.sendto(msgs[i], (ADDR_B, port_b))
-            result["sync"] = tx.sendto(msgs[3], MSG_WIND_SYNC,
-                                       (ADDR_B, port_b))
-        except OSError as e:
-            result["sync"] = errno.errorcode.get(e.errno, str(e))
-
     timeouts = wind_stat(A, "OutTimeouts")
-    sender = threading.Thread(target=send)
-    sender.start()
+    sender, result = send_four(tx, port_b, msgs)
     resent, hole = [], None
     try:
         first = [b.data() for _ in range(4)]

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from windtest import Ktap, enter, run
+from windtest import Ktap, enter, inet_csum, run
 
 SOCK_WIND, IPPROTO_WIND = 7, 253
 MSG_WIND_SYNC = 0x800000
@@ -55,16 +55,6 @@ def in_ns(ns, fn, *args):
         enter(None)
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    c = ~s & 0xffff
-    return c or 0xffff
-
-
 def windhdr(sport, dport, length, vt, flags, window, src_tag, dst_tag, seq,
             ack, oldest):
     return struct.pack("!HHHHBBHIIIII", sport, dport, length, 0, vt, flags,
@@ -79,7 +69,7 @@ def packet(sport, ptype, body=b"", flags=0, window=0, src_tag=0, dst_tag=0,
                   ack, oldest) + body
     pseudo = socket.inet_aton(ADDR[0]) + socket.inet_aton(ADDR[1]) + \
         struct.pack("!BBH", 0, IPPROTO_WIND, len(pkt))
-    c = csum(pseudo + pkt)
+    c = inet_csum(pseudo + pkt) or 0xffff
     return pkt[:6] + struct.pack("!H", c) + pkt[8:]
 
 

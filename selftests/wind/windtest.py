@@ -5,6 +5,7 @@ wind_*.py only): commands, entering a network namespace with setns(2)
 import ctypes
 import os
 import socket
+import struct
 import subprocess
 import sys
 
@@ -26,6 +27,17 @@ def enter(ns):
         raise OSError(ctypes.get_errno(), "setns")
     if fd != ROOT_NS:
         os.close(fd)
+
+
+def inet_csum(data):
+    """The Internet checksum of data (RFC 1071): a Wind header's, over
+    its pseudo-header and packet, as UDP's; 0 is sent as 0xffff."""
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
 
 
 def wind_stat(ns, name):
