@@ -20,23 +20,46 @@ static u32 wind_now_us(void)
 #define WIND_REO_WND_MIN_US	1000
 
 /**
- * wind_retransmit() - send a packet of the write queue again
+ * wind_retransmit() - send a run of the write queue again
  * @peer: the peer, its socket locked
- * @skb: the packet, before send_head
+ * @skb: the run, before send_head
  * @flags: WIND_F_* flags for this transmission (WIND_F_ACKREQ or 0)
  * @why: what found it missing, for the tracepoint
  *
- * The packet is marked retransmitted (Karn: no RTT sample from it) and
- * counted in the peer's retransmits and OutRetransmits.
+ * Its packets are marked retransmitted (Karn: no RTT sample from them)
+ * and counted in the peer's retransmits and OutRetransmits.
  */
 void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
 		     enum wind_rtx_reason why)
 {
+	u32 n = WIND_SKB_CB(skb)->npkts;
+
 	trace_wind_retransmit(peer, skb, why);
 	WIND_SKB_CB(skb)->retransmitted = 1;
-	peer->retransmits++;
-	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS);
+	peer->retransmits += n;
+	WIND_ADD_STATS(sock_net(peer->sk), WIND_MIB_OUT_RETRANSMITS, n);
 	wind_xmit_skb(peer, skb, flags);
+}
+
+/**
+ * wind_retransmit_one() - send one packet of a run again
+ * @peer: the peer, its socket locked
+ * @skb: the run, before send_head
+ * @last: the run's last packet, else its first
+ * @flags: as wind_retransmit()'s
+ * @why: as wind_retransmit()'s
+ *
+ * The run is split so that the packet is a run of its own (no memory for
+ * that: the whole run goes again).
+ */
+void wind_retransmit_one(struct wind_peer *peer, struct sk_buff *skb,
+			 bool last, u8 flags, enum wind_rtx_reason why)
+{
+	u32 n = WIND_SKB_CB(skb)->npkts;
+
+	if (n > 1 && !wind_wq_split(peer, skb, last ? n - 1 : 1) && last)
+		skb = skb->next;
+	wind_retransmit(peer, skb, flags, why);
 }
 
 static struct sk_buff *find_seq(struct wind_peer *peer, u32 seq)
@@ -84,13 +107,14 @@ static bool rack_sent_after(u32 t1, u32 seq1, u32 t2, u32 seq2)
 	return (s32)(t1 - t2) > 0 || (t1 == t2 && wind_seq_after(seq1, seq2));
 }
 
-/* RACK (RFC 8985): note that a packet sent at cb->tx_us arrived.  A
+/* RACK (RFC 8985): note that the packets of run @cb up to @seq, sent at
+ * cb->tx_us, arrived (a run's packets share a time: @seq orders them).  A
  * retransmitted packet back in less than half an RTT is the original's
  * arrival and says nothing about the resend's time.  A first
  * transmission reported after a later seq was is reordering.
  */
 static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
-			u32 now)
+			u32 seq, u32 now)
 {
 	u32 tx = (u32)cb->tx_us, rtt = now - tx;
 
@@ -99,9 +123,9 @@ static void rack_update(struct wind_peer *peer, const struct wind_skb_cb *cb,
 	if (cb->retransmitted && rtt < peer->rtt.srtt_us / 2)
 		return;
 	if (!peer->rack_rtt_us ||
-	    rack_sent_after(tx, cb->seq, peer->rack_tx_us, peer->rack_seq)) {
+	    rack_sent_after(tx, seq, peer->rack_tx_us, peer->rack_seq)) {
 		peer->rack_tx_us = tx;
-		peer->rack_seq = cb->seq;
+		peer->rack_seq = seq;
 		peer->rack_rtt_us = max(rtt, 1U);
 	}
 }
@@ -148,8 +172,10 @@ static u32 rack_detect_loss(struct wind_peer *peer, u32 now)
 			timeout = max(timeout, wait - (now - tx));
 			continue;
 		}
-		if (++lost == WIND_CONG_BURST)
+		if (lost < WIND_CONG_BURST &&
+		    lost + cb->npkts >= WIND_CONG_BURST)
 			wind_cwnd_reduce(peer, false);
+		lost += cb->npkts;
 		wind_retransmit(peer, skb, 0, WIND_RTX_RACK);
 	}
 	return timeout;
@@ -212,7 +238,7 @@ static void rto_recover(struct wind_peer *peer)
 			break;
 		if (!WIND_SKB_CB(skb)->sacked &&
 		    !sent_before_rto(peer, WIND_SKB_CB(skb)))
-			out++;
+			out += WIND_SKB_CB(skb)->npkts;
 	}
 	skb_queue_walk(&peer->wq, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
@@ -222,15 +248,36 @@ static void rto_recover(struct wind_peer *peer)
 			break;
 		if (cb->sacked || !sent_before_rto(peer, cb))
 			continue;
+		/* what the congestion window allows of the run */
+		if (cb->npkts > peer->cwnd - out)
+			wind_wq_split(peer, skb, peer->cwnd - out);
 		wind_retransmit(peer, skb, 0, WIND_RTX_RECOVERY);
-		out++;
+		out += cb->npkts;
 	}
+}
+
+/* What an ACK of @ack with selective bitmap @sack says of @seq: */
+enum sack_state {
+	SACK_NOT,	/* not arrived (the first hole, or a clear bit) */
+	SACK_SET,	/* arrived */
+	SACK_PAST,	/* past the bitmap: nothing */
+};
+
+static enum sack_state sack_state(u32 ack, u64 sack, u32 seq)
+{
+	u32 off = seq - ack - 1;
+
+	if (seq == ack || (off < 64 && !((sack >> off) & 1)))
+		return SACK_NOT;
+	return off < 64 ? SACK_SET : SACK_PAST;
 }
 
 /* Mark what the selective bitmap reports (bit i: seq ack + 1 + i); the
  * newest first-time transmission among them gives an RTT sample.  A
  * receiver short of memory drops out-of-order packets it reported: a
  * packet reported before and not now is unmarked, so RACK resends it.
+ * A run the bitmap says different things of is split where it changes
+ * (no memory for that: a part reported is taken as not, and resent).
  */
 static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
 		     u32 *newly)
@@ -240,29 +287,33 @@ static void sack_rcv(struct wind_peer *peer, u32 ack, u64 sack, u32 now,
 
 	skb_queue_walk(&peer->wq, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-		u32 off = cb->seq - ack - 1;
+		enum sack_state state = sack_state(ack, sack, cb->seq);
+		u32 n = 1;
 
-		if (skb == peer->send_head)
+		if (skb == peer->send_head || state == SACK_PAST)
 			break;
-		if (cb->seq == ack || (off < 64 && !((sack >> off) & 1))) {
+		while (n < cb->npkts &&
+		       sack_state(ack, sack, cb->seq + n) == state)
+			n++;
+		if (n < cb->npkts && wind_wq_split(peer, skb, n))
+			state = SACK_NOT;
+		if (state == SACK_NOT) {
 			if (cb->sacked) {
 				cb->sacked = 0;
-				peer->sacked_out--;
+				peer->sacked_out -= cb->npkts;
 			}
 			continue;
 		}
-		if (off >= 64)
-			break;
 		if (cb->sacked)
 			continue;
 		cb->sacked = 1;
-		peer->sacked_out++;
-		(*newly)++;
-		rack_update(peer, cb, now);
+		peer->sacked_out += cb->npkts;
+		*newly += cb->npkts;
+		rack_update(peer, cb, wind_end_seq(skb) - 1, now);
 		if (!cb->retransmitted)
 			sample = now - (u32)cb->tx_us;
-		if (wind_seq_after(cb->seq, peer->sack_high))
-			peer->sack_high = cb->seq;
+		if (wind_seq_after(wind_end_seq(skb) - 1, peer->sack_high))
+			peer->sack_high = wind_end_seq(skb) - 1;
 	}
 	if (sample)
 		wind_rtt_sample(&peer->rtt, sample, wind_rto_min_us(peer),
@@ -294,12 +345,12 @@ static void refused_rcv(struct wind_peer *peer)
 			break;
 		if (cb->sacked) {
 			cb->sacked = 0;
-			peer->sacked_out--;
+			peer->sacked_out -= cb->npkts;
 		}
 		trace_wind_retransmit(peer, skb, WIND_RTX_REFUSED);
 		cb->retransmitted = 1;
-		peer->retransmits++;
-		WIND_INC_STATS(net, WIND_MIB_OUT_RETRANSMITS);
+		peer->retransmits += cb->npkts;
+		WIND_ADD_STATS(net, WIND_MIB_OUT_RETRANSMITS, cb->npkts);
 	}
 	peer->send_head = first;
 	peer->snd_nxt = WIND_SKB_CB(first)->seq;
@@ -344,30 +395,38 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	while ((skb = skb_peek(&peer->wq)) &&
 	       wind_seq_before(WIND_SKB_CB(skb)->seq, ack)) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 n = min_t(u32, ack - cb->seq, cb->npkts);
 
 		/* sent, then taken back by a refusal (refused_rcv()), and
 		 * the peer had it after all: behind the refused packet
 		 */
-		if (skb == peer->send_head) {
+		if (skb == peer->send_head && n == cb->npkts) {
 			peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
 					  NULL : skb->next;
-			wind_snd_nxt_set(peer, cb->seq + 1);
+			wind_snd_nxt_set(peer, cb->seq + n);
+		} else if (skb == peer->send_head) {
+			wind_snd_nxt_set(peer, cb->seq + n);
 		}
 
 		if (cb->sacked) {
-			peer->sacked_out--;
+			peer->sacked_out -= n;
 		} else {
-			acked++;
-			rack_update(peer, cb, now);
+			acked += n;
+			rack_update(peer, cb, cb->seq + n - 1, now);
 			/* Karn: sample only packets sent once; one that was
 			 * reported before waited behind a hole
 			 */
 			if (!cb->retransmitted)
 				sample = now - (u32)cb->tx_us;
 		}
+		progress = true;
+		if (n < cb->npkts) {
+			/* the ACK ends inside the run */
+			wind_wq_trim_head(peer, skb, n);
+			break;
+		}
 		__skb_unlink(skb, &peer->wq);
 		consume_skb(skb);
-		progress = true;
 	}
 	if (sample)
 		wind_rtt_sample(&peer->rtt, sample, wind_rto_min_us(peer),

@@ -35,8 +35,8 @@ static void peer_info_fill(const struct wind_peer *peer,
 		if (skb == peer->send_head)
 			sent = false;
 		if (!sent)
-			info->wpi_unsent++;
-		if (cb->frag == cb->nfrags - 1)
+			info->wpi_unsent += cb->npkts;
+		if (wind_msg_last(skb))
 			info->wpi_queued_msgs++;
 		info->wpi_queued_bytes += skb->len;
 	}

@@ -245,7 +245,7 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, WIND_A_PEER_STATUS, wind_peer_status(peer)) ||
 	    nla_put_u32(skb, WIND_A_PEER_IN_FLIGHT,
 			peer->snd_nxt - peer->snd_una) ||
-	    nla_put_u32(skb, WIND_A_PEER_WQ_PACKETS, skb_queue_len(&peer->wq)) ||
+	    nla_put_u32(skb, WIND_A_PEER_WQ_PACKETS, wind_wq_packets(peer)) ||
 	    nla_put_u32(skb, WIND_A_PEER_RQ_PACKETS, peer->rq_pkts) ||
 	    nla_put_u32(skb, WIND_A_PEER_SRTT_US, peer->rtt.srtt_us) ||
 	    nla_put_u32(skb, WIND_A_PEER_RTTVAR_US, peer->rtt.rttvar_us) ||

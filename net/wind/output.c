@@ -401,34 +401,6 @@ static void send_data(struct wind_peer *peer, struct sk_buff *skb,
 	checksum_and_send(peer, skb, true, npkts);
 }
 
-/**
- * wind_xmit_skb() - transmit (or retransmit) one queued data packet
- * @peer: the peer, its socket locked
- * @skb: the packet on the write queue; it stays there
- * @flags: extra WIND_F_* flags for this transmission
- *
- * Return: 0 or a negative errno; a failed transmission is retried by the
- * retransmission timer like a lost packet.
- */
-int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
-{
-	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-	struct sk_buff *nskb;
-
-	if (!route_ok(peer))
-		return -EHOSTUNREACH;
-	/* the header goes in front of the shared data: a copy if a clone
-	 * of an earlier transmission may still sit in a queue
-	 */
-	nskb = skb_cloned(skb) ? pskb_copy(skb, GFP_ATOMIC) :
-				 skb_clone(skb, GFP_ATOMIC);
-	if (!nskb)
-		return -ENOBUFS;
-	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
-	send_data(peer, nskb, cb, cb->flags | flags, 1);
-	return 0;
-}
-
 /* How many packets one GSO skb to @peer may hold: 0 unless the route's
  * device carries it whole (segmenting it in software would cost more
  * than sending the packets one by one) and a packet of mss fits the
@@ -462,146 +434,117 @@ static unsigned int gso_max_pkts(const struct wind_peer *peer)
 		     READ_ONCE(dev->gso_max_segs));
 }
 
-/* Whether @skb, a write-queue packet, holds its payload in page
- * fragments (fill_paged()) rather than in its head
+/* Whether @skb, a write-queue run, holds its payload in page fragments
+ * (fill_paged()) rather than in its head (a one-packet message)
  */
 static bool pkt_paged(const struct sk_buff *skb)
 {
 	return skb_shinfo(skb)->nr_frags;
 }
 
-/* Where a GSO skb's last page fragment ends: its page and offset */
-struct frag_end {
-	const struct page *page;
-	unsigned int off;
-};
-
-/* The page fragments @skb's payload adds to a GSO skb whose last one
- * ends at *@end (page NULL: none yet), as gso_add_frags() merges them
+/* Add @len bytes at @off of @skb's page fragments to @to's: references,
+ * not a copy
  */
-static unsigned int frags_added(const struct sk_buff *skb,
-				struct frag_end *end)
+static void add_frag_range(struct sk_buff *to, const struct sk_buff *skb,
+			   unsigned int off, unsigned int len)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	unsigned int i, n = 0;
+	unsigned int i, want = to->len + len;
 
-	for (i = 0; i < shinfo->nr_frags; i++) {
+	for (i = 0; i < shinfo->nr_frags && to->len < want; i++) {
 		const skb_frag_t *f = &shinfo->frags[i];
+		unsigned int size = skb_frag_size(f), n;
 
-		n += skb_frag_page(f) != end->page ||
-		     skb_frag_off(f) != end->off;
-		end->page = skb_frag_page(f);
-		end->off = skb_frag_off(f) + skb_frag_size(f);
-	}
-	return n;
-}
-
-/* The packets from @skb on that may leave now as one GSO skb: unsent
- * (the caller starts at send_head), of one message, all of mss bytes but
- * the last, within the peer's window and the congestion window, and
- * their page fragments (where they are paged: the same for all of a
- * message) within an skb's.  *@last is set to the last of them.
- */
-static unsigned int gso_run(const struct wind_peer *peer, struct sk_buff *skb,
-			    unsigned int max, struct sk_buff **last)
-{
-	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
-	struct frag_end end = { NULL, 0 };
-	bool paged = pkt_paged(skb);
-	unsigned int n = 1, nr;
-
-	nr = paged ? frags_added(skb, &end) : 0;
-	max = min3(max, peer->snd_wnd_end - peer->snd_nxt,
-		   peer->cwnd - in_flight);
-	while (n < max && skb->len == peer->mss &&
-	       !skb_queue_is_last(&peer->wq, skb) &&
-	       WIND_SKB_CB(skb->next)->frag == WIND_SKB_CB(skb)->frag + 1) {
-		if (paged) {
-			struct frag_end e = end;
-
-			nr += frags_added(skb->next, &e);
-			if (nr > MAX_SKB_FRAGS)
-				break;
-			end = e;
+		if (off >= size) {
+			off -= size;
+			continue;
 		}
-		skb = skb->next;
-		n++;
+		n = min(size - off, want - to->len);
+		get_page(skb_frag_page(f));
+		skb_fill_page_desc(to, skb_shinfo(to)->nr_frags,
+				   skb_frag_page(f), skb_frag_off(f) + off, n);
+		to->len += n;
+		to->data_len += n;
+		to->truesize += n;
+		off = 0;
 	}
-	*last = skb;
-	return n;
 }
 
-/* Add the page fragments of @skb, a paged write-queue packet, to @gskb,
- * each adjacent one merged into the one before (gso_run() counted them)
+/* Transmit packets @i to @i + @n - 1 of @skb, a paged write-queue run, as
+ * one packet, or as one GSO skb of page fragments (referencing the run's:
+ * nothing is copied) for more than one.  WIND_F_ACKREQ goes with the
+ * run's last packet, as do the extra @flags.
  */
-static void gso_add_frags(struct sk_buff *gskb, const struct sk_buff *skb)
+static int xmit_part(struct wind_peer *peer, struct sk_buff *skb, u32 i,
+		     u32 n, u8 flags)
 {
-	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	struct skb_shared_info *gsh = skb_shinfo(gskb);
-	unsigned int i;
+	const struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	unsigned int off = i * cb->pkt_size;
+	struct wind_skb_cb pcb = *cb;
+	struct sk_buff *pskb;
 
-	for (i = 0; i < shinfo->nr_frags; i++) {
-		const skb_frag_t *f = &shinfo->frags[i];
-		struct page *page = skb_frag_page(f);
-		unsigned int size = skb_frag_size(f);
-		int nr = gsh->nr_frags;
-
-		if (skb_can_coalesce(gskb, nr, page, skb_frag_off(f))) {
-			skb_frag_size_add(&gsh->frags[nr - 1], size);
-		} else {
-			get_page(page);
-			skb_fill_page_desc(gskb, nr, page, skb_frag_off(f),
-					   size);
-		}
-	}
-	gskb->len += skb->len;
-	gskb->data_len += skb->len;
-	gskb->truesize += skb->len;
-}
-
-/* Transmit @n packets from @first on as one GSO skb: the header of the
- * first, the payloads of all as its page fragments where the packets are
- * paged, else as its frag_list (clones: the write queue keeps them for
- * retransmission).  The packets are marked as sent as if one by one.
- */
-static int xmit_gso(struct wind_peer *peer, struct sk_buff *first,
-		    unsigned int n, u8 flags)
-{
-	struct sk_buff *gskb, *skb = first, *clone, **tail;
-	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
-	bool paged = pkt_paged(first);
-	unsigned int i;
-
-	gskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
-	if (!gskb)
+	pskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
+	if (!pskb)
 		return -ENOBUFS;
-	skb_reserve(gskb, WIND_HEADROOM);
-	tail = &skb_shinfo(gskb)->frag_list;
-	for (i = 0; i < n; i++, skb = skb->next) {
-		if (paged) {
-			gso_add_frags(gskb, skb);
-		} else {
-			clone = skb_clone(skb, GFP_ATOMIC);
-			if (!clone) {
-				kfree_skb(gskb);
-				return -ENOBUFS;
-			}
-			*tail = clone;
-			tail = &clone->next;
-			gskb->len += clone->len;
-			gskb->data_len += clone->len;
-			gskb->truesize += clone->truesize;
-		}
-		WIND_SKB_CB(skb)->tx_us = now;
-		/* the last one's flags (ACKREQ of a sync message) */
-		flags |= WIND_SKB_CB(skb)->flags;
+	skb_reserve(pskb, WIND_HEADROOM);
+	add_frag_range(pskb, skb, off, min(skb->len - off, n * cb->pkt_size));
+	if (n > 1) {
+		skb_shinfo(pskb)->gso_size = peer->mss +
+			(peer->udp ? WIND_GSO_UDP_BIAS : WIND_GSO_BIAS);
+		skb_shinfo(pskb)->gso_segs = n;
+		skb_shinfo(pskb)->gso_type = SKB_GSO_SCTP;
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);
 	}
-	skb_shinfo(gskb)->gso_size = peer->mss +
-		(peer->udp ? WIND_GSO_UDP_BIAS : WIND_GSO_BIAS);
-	skb_shinfo(gskb)->gso_segs = n;
-	skb_shinfo(gskb)->gso_type = SKB_GSO_SCTP;
-	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_GSO_PACKETS);
-	send_data(peer, gskb, WIND_SKB_CB(first), flags, n);
+	pcb.seq += i;
+	pcb.frag += i;
+	if (i + n < cb->npkts)
+		pcb.flags &= ~WIND_F_ACKREQ;
+	else
+		pcb.flags |= flags;
+	send_data(peer, pskb, &pcb, pcb.flags, n);
+	return 0;
+}
+
+/**
+ * wind_xmit_skb() - transmit (or retransmit) a run of the write queue
+ * @peer: the peer, its socket locked
+ * @skb: the run; it stays on the write queue
+ * @flags: extra WIND_F_* flags for this transmission, on its last packet
+ *
+ * A run of more than one packet leaves as GSO skbs of as many packets as
+ * the route's device takes, or one by one where it takes none (or the
+ * packets were built for a larger path MTU).
+ *
+ * Return: 0 or a negative errno; a failed transmission is retried by the
+ * retransmission timer like a lost packet.
+ */
+int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
+{
+	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+	unsigned int max = 1, i, n;
+	struct sk_buff *nskb;
+	int err = 0;
+
+	if (!route_ok(peer))
+		return -EHOSTUNREACH;
+	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	if (pkt_paged(skb)) {
+		if (cb->npkts > 1 && cb->pkt_size == peer->mss)
+			max = max(gso_max_pkts(peer), 1U);
+		for (i = 0; i < cb->npkts && !err; i += n) {
+			n = min_t(u32, cb->npkts - i, max);
+			err = xmit_part(peer, skb, i, n, flags);
+		}
+		return err;
+	}
+	/* the header goes in front of the shared data: a copy if a clone
+	 * of an earlier transmission may still sit in a queue
+	 */
+	nskb = skb_cloned(skb) ? pskb_copy(skb, GFP_ATOMIC) :
+				 skb_clone(skb, GFP_ATOMIC);
+	if (!nskb)
+		return -ENOBUFS;
+	send_data(peer, nskb, cb, cb->flags | flags, 1);
 	return 0;
 }
 
@@ -706,14 +649,21 @@ static int xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
 	return 0;
 }
 
+/* Packets the peer's window and the congestion window let us send */
+static u32 send_room(const struct wind_peer *peer)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+
+	return min(peer->snd_wnd_end - peer->snd_nxt, peer->cwnd - in_flight);
+}
+
 /* wind_push(), and with @flush set regardless of a cork */
 static void push(struct wind_peer *peer, bool flush)
 {
-	unsigned int n, max_gso, bytes;
+	unsigned int n, bytes;
 	struct sk_buff *skb, *last;
 	bool held = false;
 
-	max_gso = peer->send_head && route_ok(peer) ? gso_max_pkts(peer) : 0;
 	while ((skb = peer->send_head) && wind_may_send(peer)) {
 		bool bundle;
 		u8 flags = 0;
@@ -727,19 +677,23 @@ static void push(struct wind_peer *peer, bool flush)
 		bundle = n > 1;
 		if (!bundle) {
 			last = skb;
-			n = max_gso > 1 ? gso_run(peer, skb, max_gso, &last) : 1;
+			/* as much of a run as the windows allow (no memory
+			 * to split it: all of it, and the peer refuses what
+			 * it has no room for)
+			 */
+			n = send_room(peer);
+			if (WIND_SKB_CB(skb)->npkts > n)
+				wind_wq_split(peer, skb, n);
 		}
 		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
 				  NULL : last->next;
-		wind_snd_nxt_set(peer, WIND_SKB_CB(last)->seq + 1);
+		wind_snd_nxt_set(peer, wind_end_seq(last));
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
 		if (bundle && !xmit_bundle(peer, skb, n, bytes, flags))
 			continue;
-		if (!bundle && n > 1 && !xmit_gso(peer, skb, n, flags))
-			continue;
-		/* one by one (no memory for the GSO skb: still no loss) */
+		/* one by one (no memory for the bundle: still no loss) */
 		for (; skb != last; skb = skb->next)
 			wind_xmit_skb(peer, skb, 0);
 		wind_xmit_skb(peer, last, flags);
@@ -1047,13 +1001,13 @@ out:
 }
 
 /* Queue on @q the packets of a message of @total bytes, more than one
- * packet of @mss: each a write-queue skb with no payload in its head,
- * its share of the message in page fragments of dfrag, where messages lie
- * end to end as a stream's bytes do, copied in with one call per page.
- * A run of them leaves as one GSO skb of a few page fragments
- * (xmit_gso()), not a frag_list of a clone per packet: nothing per packet
- * to allocate as it leaves or to free where it is read.  The @prefix
- * bytes at @pre (the DSM header) go first.
+ * packet of @mss, as runs (wq.c): skbs with no payload in their head,
+ * each holding as many packets as its page fragments allow, their
+ * payloads in fragments of dfrag, where messages lie end to end as a
+ * stream's bytes do, copied in with one call per page.  A run leaves as
+ * one GSO skb of a few page fragments (xmit_part()): nothing per packet
+ * to allocate as it leaves, to free when it is acknowledged, or to free
+ * where it is read.  The @prefix bytes at @pre (the DSM header) go first.
  *
  * Return: 0 or a negative errno; what was queued is the caller's to free.
  */
@@ -1061,6 +1015,8 @@ static int fill_paged(struct sock *sk, struct sk_buff_head *q,
 		      struct msghdr *msg, const void *pre, size_t prefix,
 		      size_t total, unsigned int mss)
 {
+	/* the fragments a packet may take: one a page it touches */
+	unsigned int worst = DIV_ROUND_UP(mss, PAGE_SIZE) + 1;
 	struct page_frag *pfrag = &wind_sk(sk)->dfrag;
 	gfp_t gfp = sk->sk_allocation | __GFP_ACCOUNT;
 	struct sk_buff *skb = NULL;
@@ -1091,20 +1047,24 @@ static int fill_paged(struct sock *sk, struct sk_buff_head *q,
 		while (chunk) {
 			int i;
 
-			if (!room) {
+			/* a packet starts: in a new run if this one's
+			 * fragments might not hold it
+			 */
+			if (!room && (!skb || skb_shinfo(skb)->nr_frags + worst >
+					      MAX_SKB_FRAGS)) {
 				skb = alloc_pkt(sk, 0);
 				if (!skb)
 					return -ENOBUFS;
 				__skb_queue_tail(q, skb);
-				room = min_t(size_t, mss, total - carved);
 			}
+			if (!room)
+				room = min_t(size_t, mss, total - carved);
 			n = min(room, chunk);
 			i = skb_shinfo(skb)->nr_frags;
 			if (skb_can_coalesce(skb, i, pfrag->page, off)) {
 				skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1],
 						  n);
 			} else {
-				/* a page is at least 4 KiB, mss < 64 KiB */
 				if (WARN_ON_ONCE(i == MAX_SKB_FRAGS))
 					return -EMSGSIZE;
 				get_page(pfrag->page);
@@ -1509,7 +1469,11 @@ lookup:
 
 		memset(cb, 0, sizeof(*cb));
 		cb->seq = peer->write_seq + i;
-		cb->frag = i++;
+		cb->frag = i;
+		/* all of mss but the message's last */
+		cb->npkts = max_t(u32, DIV_ROUND_UP(skb->len, mss), 1);
+		i += cb->npkts;
+		cb->pkt_size = mss;
 		cb->nfrags = nfrags;
 		cb->msg_len = total;
 		cb->flags = flags;

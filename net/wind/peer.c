@@ -406,9 +406,7 @@ static u32 fail_write_queue(struct wind_peer *peer, int err)
 	u32 messages = 0, waiters = 0;
 
 	while ((skb = __skb_dequeue(&peer->wq))) {
-		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-
-		if (cb->frag == cb->nfrags - 1)
+		if (wind_msg_last(skb))
 			messages++;
 		kfree_skb(skb);
 	}

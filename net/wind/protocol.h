@@ -412,8 +412,9 @@ static inline void wind_skb_addrs(const struct sk_buff *skb,
 	}
 }
 
-/* Control block of a queued skb.  Send side: the message fragment
- * described; receive side: where it came from and which fragment it is.
+/* Control block of a queued skb.  Send side: the message fragments
+ * described, a run of npkts packets from seq (frag) on, all in one state
+ * (wq.c); receive side: where it came from and which fragment it is.
  */
 struct wind_skb_cb {
 	u32 seq;
@@ -425,14 +426,19 @@ struct wind_skb_cb {
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
 	u8 ooo:1;			/* receive: counted in ooo_pkts */
-	u16 npkts;			/* receive: packets from seq on that
-					 * this skb holds (an in-order GSO
-					 * skb taken whole: gso_rcv_whole())
+	u16 npkts;			/* packets from seq on that this skb
+					 * holds: send, a run of a message
+					 * (wq.c); receive, an in-order GSO
+					 * skb taken whole (gso_rcv_whole())
 					 */
 	union {
 		struct {			/* send */
 			u64 tx_us;		/* time of the last transmission */
 			u32 msgid;		/* WIND_CMSG_MSGID, 0: none */
+			u16 pkt_size;		/* payload of each packet but
+						 * the message's last: the mss
+						 * when it was queued
+						 */
 		};
 		struct {			/* receive */
 			struct in6_addr saddr;	/* sender, IPv4 v4-mapped */
@@ -590,12 +596,33 @@ static inline void wind_snd_nxt_set(struct wind_peer *peer, u32 end)
 		peer->snd_max = end;
 }
 
+/* The seq past the last packet of @skb, a write-queue run */
+static inline u32 wind_end_seq(const struct sk_buff *skb)
+{
+	return WIND_SKB_CB(skb)->seq + WIND_SKB_CB(skb)->npkts;
+}
+
+/* Does write-queue run @skb hold its message's last packet? */
+static inline bool wind_msg_last(const struct sk_buff *skb)
+{
+	const struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+	return cb->frag + cb->npkts == cb->nfrags;
+}
+
+/* wq.c: the write queue's runs */
+int wind_wq_split(struct wind_peer *peer, struct sk_buff *skb, u32 n);
+void wind_wq_trim_head(struct wind_peer *peer, struct sk_buff *skb, u32 n);
+u32 wind_wq_packets(const struct wind_peer *peer);
+
 /* ack.c */
 enum wind_rtx_reason;
 void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		  const struct wind_ackhdr *ah);
 void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
 		     enum wind_rtx_reason why);
+void wind_retransmit_one(struct wind_peer *peer, struct sk_buff *skb,
+			 bool last, u8 flags, enum wind_rtx_reason why);
 void wind_rack_reo_timeout(struct wind_peer *peer);
 
 /* cc.c */

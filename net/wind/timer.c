@@ -163,7 +163,8 @@ static void rtx_timeout(struct wind_peer *peer)
 		if (skb) {
 			peer->tlp_out = 1;
 			WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_PROBES);
-			wind_retransmit(peer, skb, WIND_F_ACKREQ, WIND_RTX_PROBE);
+			wind_retransmit_one(peer, skb, true, WIND_F_ACKREQ,
+					    WIND_RTX_PROBE);
 		}
 		wind_rtx_timer_arm(peer);
 		return;
@@ -179,9 +180,12 @@ static void rtx_timeout(struct wind_peer *peer)
 		skb = peer->send_head;
 		if (!skb)
 			return;
+		/* one packet (no memory to split the run: all of it) */
+		if (WIND_SKB_CB(skb)->npkts > 1)
+			wind_wq_split(peer, skb, 1);
 		peer->send_head = skb_queue_is_last(&peer->wq, skb) ?
 				  NULL : skb->next;
-		wind_snd_nxt_set(peer, WIND_SKB_CB(skb)->seq + 1);
+		wind_snd_nxt_set(peer, wind_end_seq(skb));
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_WIN_PROBES);
 		wind_xmit_skb(peer, skb, WIND_F_ACKREQ);
 	} else if (!wind_seq_before(peer->snd_una, peer->snd_wnd_end)) {
@@ -192,8 +196,8 @@ static void rtx_timeout(struct wind_peer *peer)
 		 * no timeout and keeping the congestion window.
 		 */
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_WIN_PROBES);
-		wind_retransmit(peer, skb_peek(&peer->wq), WIND_F_ACKREQ,
-				WIND_RTX_PROBE);
+		wind_retransmit_one(peer, skb_peek(&peer->wq), false,
+				    WIND_F_ACKREQ, WIND_RTX_PROBE);
 	} else {
 		struct sk_buff *first = NULL;
 
@@ -204,7 +208,7 @@ static void rtx_timeout(struct wind_peer *peer)
 				break;
 			if (peer->retries > 1 && WIND_SKB_CB(skb)->sacked) {
 				WIND_SKB_CB(skb)->sacked = 0;
-				peer->sacked_out--;
+				peer->sacked_out -= WIND_SKB_CB(skb)->npkts;
 			}
 			if (!first && !WIND_SKB_CB(skb)->sacked)
 				first = skb;
@@ -215,8 +219,8 @@ static void rtx_timeout(struct wind_peer *peer)
 		 */
 		peer->rto_recovery = 1;
 		peer->rto_tx_us = (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
-		wind_retransmit(peer, first ?: skb_peek(&peer->wq),
-				WIND_F_ACKREQ, WIND_RTX_TIMEOUT);
+		wind_retransmit_one(peer, first ?: skb_peek(&peer->wq), false,
+				    WIND_F_ACKREQ, WIND_RTX_TIMEOUT);
 	}
 	wind_rtx_timer_arm(peer);
 }
@@ -236,7 +240,8 @@ void wind_rtx_now(struct wind_peer *peer)
 
 	if (!skb || skb == peer->send_head)
 		return;
-	wind_retransmit(peer, skb, WIND_F_ACKREQ, WIND_RTX_CHALLENGE);
+	wind_retransmit_one(peer, skb, false, WIND_F_ACKREQ,
+			    WIND_RTX_CHALLENGE);
 	wind_rtx_timer_arm(peer);
 }
 

@@ -255,7 +255,7 @@ TRACE_EVENT(wind_peer,
 		__entry->event = event;
 		__entry->err = err;
 		__entry->remote_tag = peer->remote_tag;
-		__entry->queued = skb_queue_len(&peer->wq);
+		__entry->queued = wind_wq_packets(peer);
 	),
 	TP_printk(WIND_PEER_FMT "event=%s err=%d remote_tag=%08x queued=%u",
 		  WIND_PEER_ARGS,

@@ -27,6 +27,13 @@ resends the three without waiting for its retransmission timeout (1 s
 here: RACK, or at worst its tail loss probe), and the sync send
 completes.
 
+runs_split_where_acks_end (wind.rst, "Segmentation offload"): a message
+of eight packets (the window a new peer gets) is one skb on A's write
+queue.  The receiver acknowledges its first two (the ACK ends inside the
+run) and reports the fifth and sixth (a selective report inside it):
+the sender resends the third and fourth, and never the two acknowledged
+or the two reported; once all is acknowledged the sync send returns.
+
 refusals_reported_once (wind(7), "Errors"): the receiver refuses one of
 two async messages (a wind_nak in the ACK that covers both): the sender
 queues one report on its error queue, with that message's id, and none
@@ -73,6 +80,7 @@ class ScriptedB:
         finally:
             enter(None)
         self.a_tag = 0
+        self.nfrags = 0
 
     def data(self, timeout=10):
         """The next DATA packet from A: (seq, flags), or None."""
@@ -93,6 +101,7 @@ class ScriptedB:
                     (sport, dport) != (self.port_a, self.port_b):
                 continue
             self.a_tag = src_tag
+            self.nfrags = struct.unpack_from("!H", w, HDR.size + 2)[0]
             return seq, flags
         return None
 
@@ -268,6 +277,65 @@ def reneged_sacks_resent(t):
     tx.close()
 
 
+def runs_split_where_acks_end(t):
+    port_a, port_b = PORT_A + 30, PORT_B + 30
+    for kv in ("rto_min_ms=1000", "rto_max_ms=2000", "retries=5"):
+        run("ip", "netns", "exec", A, "sysctl", "-qw", f"net.wind.{kv}")
+    tx = wind_socket(A, port_a)
+    b = ScriptedB(port_a, port_b)
+    timeouts = wind_stat(A, "OutTimeouts")
+    result = {}
+
+    def send():
+        try:
+            result["sync"] = tx.sendto(bytes(range(250)) * 44,
+                                       MSG_WIND_SYNC, (ADDR_B, port_b))
+        except OSError as e:
+            result["sync"] = errno.errorcode.get(e.errno, str(e))
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    seen = []
+    try:
+        p = b.data()
+        n = b.nfrags if p else 0
+        seqs = [p[0]] if p else []
+        seqs += [q[0] for q in (b.data() for _ in range(n - 1)) if q]
+        s0 = seqs[0] if seqs else 0
+        # the first two in; the fifth and sixth reported past a hole
+        b.ack(s0 + 2, 16, sack=0b110)
+        want = {s0 + 2, s0 + 3}
+        while not want <= set(seen):
+            q = b.data()
+            if q is None:
+                break
+            seen.append(q[0])
+        # and what left with them (a resend of the whole run would)
+        while (q := b.data(timeout=0.3)) is not None:
+            seen.append(q[0])
+        b.ack(s0 + n, 16)
+    finally:
+        sender.join(15)
+    t.check("an 11,000 B message: eight packets in seq order",
+            n == 8 and seqs == [s0 + i for i in range(n)],
+            f"nfrags {n}, seqs {[q - s0 for q in seqs]} (seq - s0)")
+    rel = [q - s0 for q in seen]
+    # the seventh was sent with the sixth, after the fourth: not lost (a
+    # tail loss probe may resend the eighth; a timeout, checked below,
+    # anything not reported)
+    t.check("an ACK and a report inside the run: the third and fourth go "
+            "again, none acknowledged or reported does, nor the seventh",
+            {2, 3} <= set(rel) and not {0, 1, 4, 5, 6} & set(rel),
+            f"resent {rel} (seq - s0)")
+    t.check("the sync send returns, with no timeout",
+            not sender.is_alive() and result.get("sync") == 11000 and
+            wind_stat(A, "OutTimeouts") == timeouts,
+            f"sync send: {result.get('sync', 'still blocked')}, OutTimeouts "
+            f"+{wind_stat(A, 'OutTimeouts') - timeouts}")
+    b.close()
+    tx.close()
+
+
 def refusals_reported_once(t):
     port_a, port_b = PORT_A + 20, PORT_B + 20
     tx = wind_socket(A, port_a)
@@ -322,11 +390,12 @@ def errqueue(s):
 
 
 def main():
-    t = Ktap(10)
+    t = Ktap(13)
     try:
         setup()
         refused_then_covered(t)
         reneged_sacks_resent(t)
+        runs_split_where_acks_end(t)
         refusals_reported_once(t)
     finally:
         netns_del(A, B)
