@@ -1082,6 +1082,22 @@ static int fill_paged(struct sock *sk, struct sk_buff_head *q,
 	return 0;
 }
 
+/* What a packet of a message of @nfrags packets of @mss takes of the send
+ * buffer: a one-packet message, alloc_pkt()'s truesize where it fits a
+ * page; a longer one, its payload and its share of its run's skb, a run
+ * holding at least as many packets as MAX_SKB_FRAGS holds of the
+ * fragments each may take (fill_paged())
+ */
+static unsigned int pkt_charge(unsigned int mss, unsigned int nfrags)
+{
+	unsigned int worst = DIV_ROUND_UP(mss, PAGE_SIZE) + 1;
+
+	if (nfrags == 1)
+		return SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
+	return mss + DIV_ROUND_UP(SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM)),
+				  max_t(unsigned int, MAX_SKB_FRAGS / worst, 1));
+}
+
 /* The bytes @peer's queued packets take, @pkt bytes a packet: each sent
  * and unacknowledged or not yet sent (the estimate a send is checked with)
  */
@@ -1423,8 +1439,7 @@ lookup:
 	mss = peer->mss;
 	total = len + prefix;
 	nfrags = total ? DIV_ROUND_UP(total, mss) : 1;
-	/* the truesize of alloc_pkt()'s packets where they fit a page */
-	pkt = SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + mss));
+	pkt = pkt_charge(mss, nfrags);
 	need = nfrags * pkt;
 	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf)) {
 		err = -EMSGSIZE;
