@@ -699,7 +699,7 @@ static void push(struct wind_peer *peer, bool flush)
 		wind_xmit_skb(peer, last, flags);
 	}
 	/* nothing in flight and the rest held by a cork: no probe is due */
-	if (!skb_queue_empty(&peer->wq) && !timer_pending(&peer->rtx_timer) &&
+	if (!skb_queue_empty(&peer->wq) && !wind_rtx_timer_due(peer) &&
 	    !(held && peer->snd_una == peer->snd_nxt))
 		wind_rtx_timer_arm(peer);
 }

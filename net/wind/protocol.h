@@ -260,6 +260,10 @@ struct wind_peer {
 					 * timeout (ack.c)
 					 */
 	u8 rto_recovery:1;		/* resending what a timeout lost */
+	u8 rtx_on:1;			/* rtx_timer is due: stopping it
+					 * only clears this (timer.c)
+					 */
+	u8 dack_on:1;			/* delack_timer is due, likewise */
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
 					 */
@@ -569,6 +573,7 @@ void wind_timers_init(struct wind_peer *peer);
 void wind_rtx_timer_arm(struct wind_peer *peer);
 void wind_rtx_timer_stop(struct wind_peer *peer);
 void wind_reo_timer_arm(struct wind_peer *peer, u32 us);
+bool wind_rtx_timer_due(const struct wind_peer *peer);
 void wind_delack_timer_arm(struct wind_peer *peer);
 void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);

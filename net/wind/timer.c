@@ -8,6 +8,13 @@
  *
  * An armed timer holds a reference on its peer.  A callback that finds
  * the socket owned by process context tries again a jiffy later.
+ *
+ * Stopping a timer only marks it as not due (rtx_on, dack_on), as Linux
+ * TCP's inet_csk_clear_xmit_timer() does: in a ping-pong every exchange
+ * would otherwise delete both timers on each side and add them again,
+ * each time under the timer base's lock.  A timer that fires not due
+ * does nothing; arming one already pending moves it (mod_timer()).
+ * Removing a peer deletes them for good (wind_timers_shutdown()).
  */
 #include <linux/jiffies.h>
 #include <net/sock.h>
@@ -62,6 +69,7 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
 			peer->pto_armed = 1;
 		}
 	}
+	peer->rtx_on = 1;
 	peer_timer_arm(peer, &peer->rtx_timer, jiffies + delay);
 }
 
@@ -72,7 +80,18 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
 void wind_rtx_timer_stop(struct wind_peer *peer)
 {
 	peer->reo_armed = 0;
-	peer_timer_stop(peer, &peer->rtx_timer);
+	peer->rtx_on = 0;
+}
+
+/**
+ * wind_rtx_timer_due() - is the retransmission timer armed?
+ * @peer: the peer, its socket locked
+ *
+ * Return: whether it is pending and not stopped since it was armed.
+ */
+bool wind_rtx_timer_due(const struct wind_peer *peer)
+{
+	return peer->rtx_on && timer_pending(&peer->rtx_timer);
 }
 
 /**
@@ -89,10 +108,11 @@ void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
 {
 	unsigned long expires = jiffies + usecs_to_jiffies(us) + 1;
 
-	if (timer_pending(&peer->rtx_timer) &&
+	if (wind_rtx_timer_due(peer) &&
 	    time_before_eq(peer->rtx_timer.expires, expires))
 		return;
 	peer->reo_armed = 1;
+	peer->rtx_on = 1;
 	peer_timer_arm(peer, &peer->rtx_timer, expires);
 }
 
@@ -102,8 +122,9 @@ void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
  */
 void wind_delack_timer_arm(struct wind_peer *peer)
 {
-	if (timer_pending(&peer->delack_timer))
+	if (peer->dack_on && timer_pending(&peer->delack_timer))
 		return;
+	peer->dack_on = 1;
 	peer_timer_arm(peer, &peer->delack_timer,
 		       jiffies + delack_jiffies(peer));
 }
@@ -114,7 +135,7 @@ void wind_delack_timer_arm(struct wind_peer *peer)
  */
 void wind_delack_timer_stop(struct wind_peer *peer)
 {
-	peer_timer_stop(peer, &peer->delack_timer);
+	peer->dack_on = 0;
 }
 
 /**
@@ -126,6 +147,8 @@ void wind_delack_timer_stop(struct wind_peer *peer)
  */
 void wind_timers_shutdown(struct wind_peer *peer)
 {
+	peer->rtx_on = 0;
+	peer->dack_on = 0;
 	peer_timer_stop(peer, &peer->rtx_timer);
 	peer_timer_stop(peer, &peer->delack_timer);
 }
@@ -271,18 +294,37 @@ static void peer_timer_run(struct wind_peer *peer, struct timer_list *t,
 	wind_peer_put(peer);
 }
 
+static void rtx_due(struct wind_peer *peer)
+{
+	/* stopped since it was armed; the timer sees the flag under the
+	 * socket lock, so a stop and a rearm in between are both seen
+	 */
+	if (!peer->rtx_on)
+		return;
+	peer->rtx_on = 0;
+	rtx_timeout(peer);
+}
+
+static void delack_due(struct wind_peer *peer)
+{
+	if (!peer->dack_on)
+		return;
+	peer->dack_on = 0;
+	delack_timeout(peer);
+}
+
 static void wind_rtx_timer(struct timer_list *t)
 {
 	struct wind_peer *peer = from_timer(peer, t, rtx_timer);
 
-	peer_timer_run(peer, t, rtx_timeout);
+	peer_timer_run(peer, t, rtx_due);
 }
 
 static void wind_delack_timer(struct timer_list *t)
 {
 	struct wind_peer *peer = from_timer(peer, t, delack_timer);
 
-	peer_timer_run(peer, t, delack_timeout);
+	peer_timer_run(peer, t, delack_due);
 }
 
 /**
