@@ -470,6 +470,9 @@ static void add_frag_range(struct sk_buff *to, const struct sk_buff *skb,
 	}
 }
 
+static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size,
+				 gfp_t gfp);
+
 /* Transmit packets @i to @i + @n - 1 of @skb, a paged write-queue run, as
  * one packet, or as one GSO skb of page fragments (referencing the run's:
  * nothing is copied) for more than one.  WIND_F_ACKREQ goes with the
@@ -483,10 +486,10 @@ static int xmit_part(struct wind_peer *peer, struct sk_buff *skb, u32 i,
 	struct wind_skb_cb pcb = *cb;
 	struct sk_buff *pskb;
 
-	pskb = alloc_skb(WIND_HEADROOM, GFP_ATOMIC);
+	/* its head (the headers) in the socket's page, as a packet's */
+	pskb = alloc_pkt(peer->sk, 0, GFP_ATOMIC);
 	if (!pskb)
 		return -ENOBUFS;
-	skb_reserve(pskb, WIND_HEADROOM);
 	add_frag_range(pskb, skb, off, min(skb->len - off, n * cb->pkt_size));
 	if (n > 1) {
 		skb_shinfo(pskb)->gso_size = peer->mss +
@@ -976,9 +979,9 @@ void wind_pages_release(struct sock *sk)
  * write queue's memory; the socket lock serialises sk_frag, which
  * __sk_destruct() puts, and wind_close() lets go of the others.
  */
-static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size)
+static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size,
+				 gfp_t gfp)
 {
-	gfp_t gfp = sk->sk_allocation | __GFP_ACCOUNT;
 	unsigned int buf = pkt_buf_size(size);
 	struct page_frag *pfrag = &sk->sk_frag;
 	struct sk_buff *skb;
@@ -1052,7 +1055,7 @@ static int fill_paged(struct sock *sk, struct sk_buff_head *q,
 			 */
 			if (!room && (!skb || skb_shinfo(skb)->nr_frags + worst >
 					      MAX_SKB_FRAGS)) {
-				skb = alloc_pkt(sk, 0);
+				skb = alloc_pkt(sk, 0, gfp);
 				if (!skb)
 					return -ENOBUFS;
 				__skb_queue_tail(q, skb);
@@ -1467,7 +1470,8 @@ lookup:
 		err = fill_paged(sk, &frags, msg, &dsmhdr, prefix, total, mss);
 	} else {
 		err = -ENOBUFS;
-		skb = alloc_pkt(sk, total);
+		skb = alloc_pkt(sk, total,
+				sk->sk_allocation | __GFP_ACCOUNT);
 		if (skb) {
 			__skb_queue_tail(&frags, skb);
 			if (prefix)
