@@ -614,30 +614,10 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 static struct sk_buff *frags_pkt(const struct sk_buff *skb, unsigned int off,
 				 unsigned int len)
 {
-	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	struct sk_buff *pkt;
-	unsigned int i;
+	struct sk_buff *pkt = alloc_skb(0, GFP_ATOMIC);
 
-	pkt = alloc_skb(0, GFP_ATOMIC);
-	if (!pkt)
-		return NULL;
-	for (i = 0; i < shinfo->nr_frags && pkt->len < len; i++) {
-		const skb_frag_t *f = &shinfo->frags[i];
-		unsigned int size = skb_frag_size(f), n;
-
-		if (off >= size) {
-			off -= size;
-			continue;
-		}
-		n = min(size - off, len - pkt->len);
-		get_page(skb_frag_page(f));
-		skb_fill_page_desc(pkt, skb_shinfo(pkt)->nr_frags,
-				   skb_frag_page(f), skb_frag_off(f) + off, n);
-		pkt->len += n;
-		pkt->data_len += n;
-		pkt->truesize += n;
-		off = 0;
-	}
+	if (pkt)
+		wind_skb_add_frags(pkt, skb, off, len);
 	return pkt;
 }
 

@@ -442,34 +442,6 @@ static bool pkt_paged(const struct sk_buff *skb)
 	return skb_shinfo(skb)->nr_frags;
 }
 
-/* Add @len bytes at @off of @skb's page fragments to @to's: references,
- * not a copy
- */
-static void add_frag_range(struct sk_buff *to, const struct sk_buff *skb,
-			   unsigned int off, unsigned int len)
-{
-	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	unsigned int i, want = to->len + len;
-
-	for (i = 0; i < shinfo->nr_frags && to->len < want; i++) {
-		const skb_frag_t *f = &shinfo->frags[i];
-		unsigned int size = skb_frag_size(f), n;
-
-		if (off >= size) {
-			off -= size;
-			continue;
-		}
-		n = min(size - off, want - to->len);
-		get_page(skb_frag_page(f));
-		skb_fill_page_desc(to, skb_shinfo(to)->nr_frags,
-				   skb_frag_page(f), skb_frag_off(f) + off, n);
-		to->len += n;
-		to->data_len += n;
-		to->truesize += n;
-		off = 0;
-	}
-}
-
 static struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size,
 				 gfp_t gfp);
 
@@ -486,11 +458,15 @@ static int xmit_part(struct wind_peer *peer, struct sk_buff *skb, u32 i,
 	struct wind_skb_cb pcb = *cb;
 	struct sk_buff *pskb;
 
-	/* its head (the headers) in the socket's page, as a packet's */
+	/* its head (the headers) in the socket's page, as a packet's, so
+	 * that its receiver charges it what the windows price a packet at;
+	 * GFP_ATOMIC: ACKs and timers transmit too, and sk_frag is ours
+	 * under the socket lock either way
+	 */
 	pskb = alloc_pkt(peer->sk, 0, GFP_ATOMIC);
 	if (!pskb)
 		return -ENOBUFS;
-	add_frag_range(pskb, skb, off, min(skb->len - off, n * cb->pkt_size));
+	wind_skb_add_frags(pskb, skb, off, min(skb->len - off, n * cb->pkt_size));
 	if (n > 1) {
 		skb_shinfo(pskb)->gso_size = peer->mss +
 			(peer->udp ? WIND_GSO_UDP_BIAS : WIND_GSO_BIAS);

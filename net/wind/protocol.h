@@ -619,6 +619,8 @@ static inline bool wind_msg_last(const struct sk_buff *skb)
 int wind_wq_split(struct wind_peer *peer, struct sk_buff *skb, u32 n);
 void wind_wq_trim_head(struct wind_peer *peer, struct sk_buff *skb, u32 n);
 u32 wind_wq_packets(const struct wind_peer *peer);
+void wind_skb_add_frags(struct sk_buff *to, const struct sk_buff *skb,
+			unsigned int off, unsigned int len);
 
 /* ack.c */
 enum wind_rtx_reason;

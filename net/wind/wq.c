@@ -36,6 +36,9 @@ static void uncharge(struct sk_buff *skb, unsigned int bytes)
  * the message's last packet.  send_head is left as it was: the new run
  * is sent or not as @skb was.
  *
+ * Context: the socket lock held, by its owner or in softirq (ACKs and
+ * timers split runs too): the new skb is allocated GFP_ATOMIC and
+ * charged to the socket's sk_wmem_alloc like the run it came from.
  * Return: 0, or -ENOMEM and @skb as it was.
  */
 int wind_wq_split(struct wind_peer *peer, struct sk_buff *skb, u32 n)
@@ -127,4 +130,40 @@ u32 wind_wq_packets(const struct wind_peer *peer)
 	skb_queue_walk(&peer->wq, skb)
 		n += WIND_SKB_CB(skb)->npkts;
 	return n;
+}
+
+/**
+ * wind_skb_add_frags() - reference part of an skb's page fragments
+ * @to: the skb to add them to, with room for them in its frags
+ * @skb: the skb whose payload lies in page fragments only
+ * @off: where the part starts in @skb's payload
+ * @len: its length
+ *
+ * A page reference is taken for each fragment added: nothing is copied.
+ * A run's packets sent on their own (output.c) and a GSO skb cut into
+ * packets (deliver.c) are built so.
+ */
+void wind_skb_add_frags(struct sk_buff *to, const struct sk_buff *skb,
+			unsigned int off, unsigned int len)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int i, want = to->len + len;
+
+	for (i = 0; i < shinfo->nr_frags && to->len < want; i++) {
+		const skb_frag_t *f = &shinfo->frags[i];
+		unsigned int size = skb_frag_size(f), n;
+
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		n = min(size - off, want - to->len);
+		get_page(skb_frag_page(f));
+		skb_fill_page_desc(to, skb_shinfo(to)->nr_frags,
+				   skb_frag_page(f), skb_frag_off(f) + off, n);
+		to->len += n;
+		to->data_len += n;
+		to->truesize += n;
+		off = 0;
+	}
 }
