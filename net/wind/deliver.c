@@ -338,34 +338,39 @@ static bool rcv_offered(const struct wind_peer *peer, u32 seq)
 	       peer->rcv_wnd_edge - seq - 1 < WIND_RT_BITS;
 }
 
-/* Room for a packet?  An in-order packet may take the buffer up to twice
- * its size when the out-of-order ones are gone: a message that fits the
- * buffer by its bytes must be able to complete despite per-packet
- * overhead, else both ends would wait for each other.  Past sk_rcvbuf, a
- * buffer that may grow (rcvbuf_grow()) does; one that may not takes what
- * it offered (rcv_offered()) up to a quarter more, and one message at a
- * time (rcv_claim()) up to twice its size, the bound of what a socket
+/* Room for a packet?  Past sk_rcvbuf, an in-order packet may grow a
+ * buffer that may grow (rcvbuf_grow()).  The receiver keeps its word:
+ * a packet it offered (rcv_offered()), in order or not, is taken up to a
+ * quarter past sk_rcvbuf (what it holds behind a hole was offered too,
+ * and dropped, would come back only when the sender's RACK finds it
+ * missing).  Past that, an in-order packet may take the room of what
+ * waits behind a hole, and one message at a time (rcv_claim()) up to
+ * twice its size: a message that fits the buffer by its bytes must be
+ * able to complete despite per-packet overhead, else both ends would
+ * wait for each other.  Twice sk_rcvbuf is the bound of what a socket
  * may hold (wind.rst, "Memory").
  */
 static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 {
 	struct sock *sk = peer->sk;
-	u32 rcvbuf, need;
+	bool in_order = seq == peer->rcv_nxt;
+	u32 rcvbuf;
 
 	if (fits(sk, skb->truesize))
 		return true;
-	if (seq != peer->rcv_nxt)
+	if (in_order && rcvbuf_grow(sk) && fits(sk, skb->truesize))
+		return true;
+	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	if (rcv_offered(peer, seq) &&
+	    sk_rmem_alloc_get(sk) + skb->truesize <= rcvbuf + rcvbuf / 4)
+		return true;
+	if (!in_order)
 		return false;
 	if (prune_ooo(peer, skb->truesize))
 		return true;
-	if (rcvbuf_grow(sk) && fits(sk, skb->truesize))
-		return true;
-	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
-	need = sk_rmem_alloc_get(sk) + skb->truesize;
-	if (rcv_offered(peer, seq) && need <= rcvbuf + rcvbuf / 4)
-		return true;
 	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
-	       need <= wind_rcv_claim_max(rcvbuf);
+	       sk_rmem_alloc_get(sk) + skb->truesize <=
+	       wind_rcv_claim_max(rcvbuf);
 }
 
 static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
@@ -391,11 +396,16 @@ static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 	u32 cost = skb->truesize / n;
 
 	/* what the peer's seqs cost the buffer, for its window (output.c,
-	 * seq_truesize()): as TCP's scaling_ratio learns its skbs' truesize
+	 * seq_truesize()), as TCP's scaling_ratio learns its skbs'
+	 * truesize: up at once, down by a 32nd.  A window is filled by the
+	 * packets that cost most: averaged, a 64 KiB message's short last
+	 * packet priced the next window (its ACK is sent right after it)
+	 * a few percent low, and the window's last packets were refused.
 	 */
-	peer->rx_seq_cost = peer->rx_seq_cost ?
-			    peer->rx_seq_cost - peer->rx_seq_cost / 8 + cost / 8 :
-			    cost;
+	if (cost >= peer->rx_seq_cost)
+		peer->rx_seq_cost = cost;
+	else
+		peer->rx_seq_cost -= (peer->rx_seq_cost - cost) / 32;
 	WIND_SKB_CB(skb)->npkts = n;
 	insert_sorted(&peer->rq, skb);
 	peer->rq_pkts += n;

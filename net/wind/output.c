@@ -29,21 +29,25 @@
 #define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)
 
 /* What one packet of mss payload costs a receive buffer: over veth,
- * the truesize the sender gave it (alloc_pkt(): exactly this where the
- * packet fits a page).
+ * the truesize the sender gave it, the larger of a one-packet message's
+ * (alloc_pkt()) and a run's packet's (xmit_part(): a head of its own,
+ * the payload in page fragments).
  */
 static unsigned int pkt_truesize(const struct wind_peer *peer)
 {
-	return SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + peer->mss));
+	return max(SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM + peer->mss)),
+		   SKB_TRUESIZE(SKB_DATA_ALIGN(WIND_HEADROOM)) + peer->mss);
 }
 
 /* What one seq of @peer's costs a receive buffer, as its packets took it
  * lately (deliver.c, rq_insert()): a small message, alone or bundled,
  * takes a fraction of a full packet's truesize, and a window counted in
- * full packets offered it a third of the buffer.  At most a full
- * packet's, at least a quarter of it: a peer that goes from small to
- * large messages overdraws its window by at most that, and what its
- * receiver refuses it sends again as the window opens (WIND_ACK_REFUSED).
+ * full packets offered it a third of the buffer; a NIC's receive buffer
+ * may take more than our packet's (a page a packet).  Between a quarter
+ * of a full packet's and twice it: a peer that goes from small to large
+ * messages overdraws its window by at most that until its first large
+ * packet is in, and what its receiver refuses it sends again as the
+ * window opens (WIND_ACK_REFUSED).
  */
 static unsigned int seq_truesize(const struct wind_peer *peer)
 {
@@ -51,7 +55,7 @@ static unsigned int seq_truesize(const struct wind_peer *peer)
 
 	if (!peer->rx_seq_cost)
 		return full;
-	return clamp_t(unsigned int, peer->rx_seq_cost, full / 4, full);
+	return clamp_t(unsigned int, peer->rx_seq_cost, full / 4, 2 * full);
 }
 
 /**
@@ -194,9 +198,21 @@ u16 wind_rcv_window(struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 	u32 wnd = wind_free_window(peer);
 
-	if (wnd < wind_fair_window(peer) / 4 && !peer->starved) {
-		peer->starved = 1;
-		wind_sk(sk)->starved++;
+	if (wnd < wind_fair_window(peer) / 4) {
+		struct wind_sock *ws = wind_sk(sk);
+		int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
+
+		/* the fullest the buffer was while a window was shut: the
+		 * reads that free a sixteenth of it from here look again
+		 * (socket.c, window_update()), though each finds the
+		 * buffer as full as the last one did
+		 */
+		if (free < READ_ONCE(ws->wu_free))
+			WRITE_ONCE(ws->wu_free, free);
+		if (!peer->starved) {
+			peer->starved = 1;
+			ws->starved++;
+		}
 	}
 	peer->rcv_wnd = wnd;
 	return wnd;

@@ -316,9 +316,9 @@ static int wind_recv_error(struct sock *sk, struct msghdr *msg, int *addr_len)
 /* After a read freed room, tell the peers whose window we had nearly shut,
  * once it is open to half its share again: one update per peer,
  * not one per read.  The peers are looked at only once reads freed a
- * sixteenth of the buffer since the fullest it was seen (by a read)
- * since they were last: not for every small message read while a peer
- * stays starved.
+ * sixteenth of the buffer since the fullest it was while a window was
+ * shut (wind_rcv_window()) or a read found it since they were last: not
+ * for every small message read while a peer stays starved.
  */
 static void window_update(struct sock *sk)
 {

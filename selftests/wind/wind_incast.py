@@ -28,7 +28,17 @@ reads and tells D its window opened, D sends them at once.  Before, D
 counted them as in flight, the window update opened nothing, and they
 went again only at D's retransmission timeout (5 s here:
 net.wind.rto_min_ms=1000 in A, so that the receiver reads long before
-it, however slowly the VM runs)."""
+it, however slowly the VM runs).
+
+Last, a reader that reads each message only once the sender has filled
+its buffer (SO_RCVBUF as the bench's, a whole 64 KiB message and most
+of the next; a packet per skb): the window is shut with nothing in flight, the same way
+each time, and each read must reopen it.  The sender never needs a
+window probe.  Before, only the first read did: a read told a starved
+peer only when it freed a sixteenth of the buffer more than the last
+read had found, and each read found the buffer as full as the last
+one, so the peer waited for its probe once a message (a third of the
+bench's 64 KiB rate at 1 % loss)."""
 import time
 import os
 import socket
@@ -129,6 +139,7 @@ def incast(t, port, rcvbuf):
 
 ZW_MSGS, ZW_SIZE = 48, 8192
 RF_SIZE, RF_D_SIZE = 60000, 5000     # C's 42 packets each, D's 4
+RW_MSGS, RW_SIZE, RW_RCVBUF = 5, 65536, 106496
 
 
 def wind_sock(ns, addr, port, rcvbuf=None, timeout=None):
@@ -243,8 +254,54 @@ def refused_in_flight(t, port):
         s.close()
 
 
+def reads_reopen_window(t, port):
+    """A's messages to B fill B's buffer (not read) before each read."""
+    rx = wind_sock(B, "10.79.0.2", port, RW_RCVBUF, 30)
+    tx = wind_sock(A, "10.79.0.1", 7905, timeout=30)
+    sent = [bytes([0x70 + k]) * RW_SIZE for k in range(RW_MSGS)]
+    err = []
+
+    def send():
+        try:
+            for m in sent:
+                tx.sendto(m, ("10.79.0.2", port))
+        except OSError as e:
+            err.append(e)
+
+    def settled():
+        q = rx_queue(B, port)
+        time.sleep(0.2)
+        # SO_RCVBUF doubled, three quarters of it: a message and more
+        return q > RW_RCVBUF * 3 // 2 and rx_queue(B, port) == q
+
+    # a packet per skb, as at the bench's 1 % loss: each costs the
+    # buffer the same, and each read finds the buffer as the last did
+    run("ip", "-n", A, "link", "set", "dev", "eth0", "gso_max_segs", "1")
+    probes = wind_stat(A, "OutWinProbes")
+    th = threading.Thread(target=send)
+    th.start()
+    got = []
+    try:
+        for k in range(RW_MSGS):
+            # the buffer full first (before the last message: all in)
+            if k < RW_MSGS - 1:
+                wait_for(settled, f"B's buffer never filled before read {k}")
+            got.append(rx.recv(1 << 17))
+    except (OSError, TimeoutError) as e:
+        err.append(e)
+    th.join()
+    probes = wind_stat(A, "OutWinProbes") - probes
+    run("ip", "-n", A, "link", "set", "dev", "eth0", "gso_max_segs", "65535")
+    t.check("every_read_reopens_a_shut_window_without_a_probe",
+            probes == 0 and got == sent and not err,
+            f"OutWinProbes +{probes}; {len(got)} of {RW_MSGS} exact "
+            f"{got == sent}; errors {err}")
+    tx.close()
+    rx.close()
+
+
 def main():
-    t = Ktap(14)
+    t = Ktap(15)
     try:
         setup()
         before, after = incast(t, 7700, None)
@@ -257,6 +314,7 @@ def main():
                 f"SO_RCVBUF {before} -> {after}")
         zero_window(t, 7702)
         refused_in_flight(t, 7703)
+        reads_reopen_window(t, 7704)
     finally:
         teardown()
     return 1 if t.failed else 0
