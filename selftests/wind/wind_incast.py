@@ -256,8 +256,13 @@ def refused_in_flight(t, port):
 
 def reads_reopen_window(t, port):
     """A's messages to B fill B's buffer (not read) before each read."""
-    rx = wind_sock(B, "10.79.0.2", port, RW_RCVBUF, 30)
-    tx = wind_sock(A, "10.79.0.1", 7905, timeout=30)
+    # a window probe due 5 s after the window shut, not 1 s: however
+    # slowly the VM notices the buffer full and reads, only a read that
+    # says nothing leaves the sender to its probe
+    run("ip", "netns", "exec", A, "sysctl", "-qw", "net.wind.rto_max_ms=10000")
+    run("ip", "netns", "exec", A, "sysctl", "-qw", "net.wind.rto_min_ms=5000")
+    rx = wind_sock(B, "10.79.0.2", port, RW_RCVBUF, 60)
+    tx = wind_sock(A, "10.79.0.1", 7905, timeout=60)
     sent = [bytes([0x70 + k]) * RW_SIZE for k in range(RW_MSGS)]
     err = []
 
