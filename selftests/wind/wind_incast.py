@@ -154,6 +154,21 @@ def wind_sock(ns, addr, port, rcvbuf=None, timeout=None):
     return s
 
 
+def send_all(tx, port, msgs, err):
+    """In a thread: msgs from tx to B's port, in order; an OSError goes
+    to err.  Returns the thread, started."""
+    def send():
+        try:
+            for m in msgs:
+                tx.sendto(m, ("10.79.0.2", port))
+        except OSError as e:
+            err.append(e)
+
+    th = threading.Thread(target=send)
+    th.start()
+    return th
+
+
 def zero_window(t, port):
     """A sender fills a receiver that does not read (SO_RCVBUF 32 KiB)
     for 3 s, which probes its shut window; then the receiver reads."""
@@ -162,19 +177,11 @@ def zero_window(t, port):
     sent = [bytes([k]) * ZW_SIZE for k in range(ZW_MSGS)]
     err = []
 
-    def send():
-        try:
-            for m in sent:
-                tx.sendto(m, ("10.79.0.2", port))
-        except OSError as e:
-            err.append(e)
-
     names = ("OutTimeouts", "OutCwndCuts", "PeersUnreachable")
     before = {k: wind_stat(A, k) for k in names}
     probes = wind_stat(A, "OutWinProbes")
     refused = wind_stat(B, "InErrRcvbuf")
-    th = threading.Thread(target=send)
-    th.start()
+    th = send_all(tx, port, sent, err)
     time.sleep(3)
     d = {k: wind_stat(A, k) - before[k] for k in names}
     refused = wind_stat(B, "InErrRcvbuf") - refused
@@ -266,13 +273,6 @@ def reads_reopen_window(t, port):
     sent = [bytes([0x70 + k]) * RW_SIZE for k in range(RW_MSGS)]
     err = []
 
-    def send():
-        try:
-            for m in sent:
-                tx.sendto(m, ("10.79.0.2", port))
-        except OSError as e:
-            err.append(e)
-
     def settled():
         q = rx_queue(B, port)
         time.sleep(0.2)
@@ -283,8 +283,7 @@ def reads_reopen_window(t, port):
     # buffer the same, and each read finds the buffer as the last did
     run("ip", "-n", A, "link", "set", "dev", "eth0", "gso_max_segs", "1")
     probes = wind_stat(A, "OutWinProbes")
-    th = threading.Thread(target=send)
-    th.start()
+    th = send_all(tx, port, sent, err)
     got = []
     try:
         for k in range(RW_MSGS):
