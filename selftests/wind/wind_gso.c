@@ -494,6 +494,19 @@ static long udp_csum_errors(const char *ns)
 
 static const size_t corrupt_sizes[] = { 65536, 8192, ONE_PKT_PLUS };
 
+/*
+ * netem flips a bit in an skb's linear head only, and a Wind packet's
+ * payload is in page fragments: the head is the Ethernet, IP and Wind
+ * headers (and UDP's inside UDP).  A flip in the Wind header (about half
+ * of the head's bytes) is Wind's to count, a flip in the IP header IP's,
+ * one in the destination MAC address makes the packet another host's.
+ * At 5 % of the skbs Wind counted 3 to 9 a run, so now and then none
+ * (likely what failed one CI run on 6.1, whose log kept no detail);
+ * at 15 % 82 to 106 (what is resent goes a packet an skb: more skbs,
+ * more flips).
+ */
+#define CORRUPT_NETEM	"netem corrupt 15%%"
+
 TEST_F(gso, corrupt)
 {
 	struct deltas d;
@@ -505,24 +518,26 @@ TEST_F(gso, corrupt)
 	/* netem segments a GSO skb it corrupts, through Wind's callback
 	 * (inside UDP, through the UDP tunnel's, which calls Wind's)
 	 */
-	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root netem corrupt 5%%",
+	ASSERT_EQ(0, wind_run("tc -n %s qdisc replace dev eth0 root " CORRUPT_NETEM,
 			      wind_ns(0)));
 	ASSERT_LE(0, udp_err0);
 	ASSERT_EQ(0, plan_init(&p, 180, corrupt_sizes, 3, 1));
 	run_counted(_metadata, self, &p, &d);
 	/*
 	 * Some super-packets did not arrive whole: netem cut the ones it
-	 * corrupted (5% of some 250: none at all has a chance of 3e-6) ...
+	 * corrupted (15% of some 200: none at all has a chance of 1e-14) ...
 	 */
 	EXPECT_GT(d.tx[OUT_GSO], 0);
 	EXPECT_LT(d.rx[IN_GSO], d.tx[OUT_GSO]);
-	/* ... and the damage was seen and counted, never delivered (inside
-	 * UDP, by UDP's checksum first)
+	/* ... and the damage Wind could see was seen and counted, never
+	 * delivered (inside UDP, by UDP's checksum first; run_plan() checked
+	 * every byte delivered)
 	 */
 	if (wind_test_encap() == WIND_ENCAP_UDP) {
 		EXPECT_GT(udp_csum_errors(wind_ns(1)) - udp_err0, 0);
 	} else {
-		EXPECT_GT(d.rx[IN_ERR_CSUM], 0);
+		EXPECT_GT(d.rx[IN_ERR_CSUM] + d.rx[IN_ERR_LEN] +
+			  d.rx[IN_ERR_HDR] + d.rx[IN_ERR_SHORT], 0);
 	}
 }
 
