@@ -80,9 +80,14 @@
 # while a second thread of the same client streams 64 KiB messages on the
 # same socket to the same server (TCP: one connection carrying both);
 # Wind's pings are async-reliable (MSG_WIND_RELIABLE), free to overtake.
+# The hol-split rows (the 2-vCPU boot) are the same, as between two hosts:
+# the client's two threads and A's receive work on vCPU 0, the server and
+# B's receive work on vCPU 1 (taskset and RPS: rps_split).  With one vCPU
+# the stream's sender, the server and the pinger share one CPU, and a
+# ping waits for the scheduler as much as for the network.
 #
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy rxe"
+# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy hol-split rxe"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -99,7 +104,7 @@ IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy hol-split rxe}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -705,6 +710,18 @@ pagecost() {
 		rxe_put "$row-sync" "$loss" "pagecost-dmsync" 8192 ", \"sends\": $3, \"mean_us\": $5, \"median_us\": $7, \"p99_us\": $9"
 	fi
 }
+
+if want hol-split && [ ${#PIN_A[@]} -gt 0 ]; then
+	row "hol-split: the hol rows with each side's threads and receive work on its own vCPU (taskset, RPS)"
+	if rps_split on; then
+		run hol-split null $ALL -P 5001 -t hol -m 32 -q 65536 $LAT
+		tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"load": [01], "bulk_mbps": [0-9.]*\|"p99_us": [0-9.]*' |
+			paste -sd' ' | sed 's/^/    /'
+	else
+		say "    RPS: cannot set rps_cpus"
+	fi
+	rps_split off
+fi
 
 if want rxe; then
 	# shellcheck source=scripts/rxe-setup
