@@ -190,8 +190,9 @@ run-bench: build
 
 # --- bench-mpi: libfabric and MPI over Wind beside TCP (scripts/bench-mpi) ---
 # One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd, verbs;ofi_rxm
-# (Soft-RoCE) and the raw Wind round trip; an mpi4py ping-pong over Wind,
-# over Open MPI's TCP and over Soft-RoCE.
+# (Soft-RoCE) and the raw Wind round trip, then 64 KiB and 1 MiB over wind
+# and tcp;ofi_rxm with each side on its own vCPU (PIN=1); an mpi4py
+# ping-pong over Wind, over Open MPI's TCP and over Soft-RoCE.
 run-bench-mpi: build
 	$(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
 
