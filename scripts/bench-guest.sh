@@ -192,10 +192,14 @@ if [ "$(nproc)" -ge 2 ] && [ "${WIND_BENCH_PIN:-1}" = 1 ]; then
 	PIN_B=(taskset -c 1)
 fi
 
-# start_server LOGNAME ARGS...: a windperf server in B, waits until ready
+# start_server LOGNAME ARGS...: a windperf server in B, waits until ready.
+# The log goes first: rows reuse its name, and the shell truncates it only
+# once the child runs, so a "ready" of the row before could pass for this
+# server's when this one fails (EADDRINUSE) before it writes anything.
 start_server() {
 	local log=/tmp/wbench-$1.log
 	shift
+	rm -f "$log"
 	inb "${PIN_B[@]}" "$WP" -s "$@" > "$log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 600); do
