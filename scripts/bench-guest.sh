@@ -561,11 +561,17 @@ if want incast; then
 	fi
 fi
 
-if want hol; then
-	row "hol: 32 B ping-pong alone and beside a 64 KiB bulk stream on the same socket (Wind pings async-reliable)"
-	run hol null $ALL -P 5001 -t hol -m 32 -q 65536 $LAT
+# hol_run ROW: the hol client (both rows, alone and beside the stream),
+# then each protocol's p99s and stream goodput on the progress output
+hol_run() {
+	run "$1" null $ALL -P 5001 -t hol -m 32 -q 65536 $LAT
 	tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"load": [01], "bulk_mbps": [0-9.]*\|"p99_us": [0-9.]*' |
 		paste -sd' ' | sed 's/^/    /'
+}
+
+if want hol; then
+	row "hol: 32 B ping-pong alone and beside a 64 KiB bulk stream on the same socket (Wind pings async-reliable)"
+	hol_run hol
 fi
 
 # ---- busy polling ---------------------------------------------------------
@@ -718,9 +724,7 @@ pagecost() {
 if want hol-split && [ ${#PIN_A[@]} -gt 0 ]; then
 	row "hol-split: the hol rows with each side's threads and receive work on its own vCPU (taskset, RPS)"
 	if rps_split on; then
-		run hol-split null $ALL -P 5001 -t hol -m 32 -q 65536 $LAT
-		tail -n 3 "$OUT/raw.jsonl" | grep -o '"proto": "[a-z]*"\|"load": [01], "bulk_mbps": [0-9.]*\|"p99_us": [0-9.]*' |
-			paste -sd' ' | sed 's/^/    /'
+		hol_run hol-split
 	else
 		say "    RPS: cannot set rps_cpus"
 	fi
