@@ -208,6 +208,15 @@ start_server() {
 		sleep 0.05
 	done
 	cat "$log" >&2
+	# What holds the port, for a bind() that failed (EADDRINUSE once,
+	# not reproduced): B's sockets and every windperf still running
+	{
+		echo "B's Wind sockets (windctl show) and UDP/TCP ones (ss):"
+		inb "$REPO/userspace/windctl/windctl" show 2>&1
+		inb ss -aunpt 2>&1
+		echo "windperf processes:"
+		pgrep -a windperf
+	} >&2
 	die "server $* did not start"
 }
 
