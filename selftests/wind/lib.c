@@ -253,6 +253,23 @@ int wind_test_ipv6(void)
 	return ipv6;
 }
 
+int wind_test_matrix_form(void)
+{
+	const char *full = getenv("WIND_TEST_FULL_MATRIX");
+
+	if (full && !strcmp(full, "1"))
+		return 0;
+	return wind_test_encap() == WIND_ENCAP_UDP || wind_test_ipv6();
+}
+
+int wind_name_in(const char *name, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(name, *names))
+			return 1;
+	return 0;
+}
+
 size_t wind_max_single(void)
 {
 	/* UDP's 8-byte header comes out of every packet's payload, and

@@ -42,6 +42,27 @@ int wind_test_encap(void);		/* WIND_ENCAP_RAW or WIND_ENCAP_UDP */
  * packets are IPv6 packets.  1 or 0.
  */
 int wind_test_ipv6(void);
+/*
+ * A test of the protocol's core, not of the path its packets take (the
+ * retransmission machinery under heavy loss, reordering or duplication,
+ * a region's pinning and lifetime, a socket's error state and close): in
+ * the matrix's other forms (-udp, -ipv6, -ipv6-udp) it would only run
+ * the same code again.  WIND_SKIP_CORE(cond, what), first in a FIXTURE_SETUP,
+ * before anything is built, ends such a test there as skipped; it runs
+ * in the raw IPv4 program.  WIND_TEST_FULL_MATRIX=1 runs it in every
+ * form.  (The harness's child exits 255, which it reports as a skip.)
+ */
+#define WIND_SKIP_CORE(cond, what) do {				\
+		if ((cond) && wind_test_matrix_form()) {		\
+			SKIP(fflush(NULL); _exit(255),			\
+			     "%s: a test of the core, run in the raw IPv4 program", \
+			     (what));					\
+		}							\
+	} while (0)
+/* 1 in a -udp, -ipv6 or -ipv6-udp run (unless WIND_TEST_FULL_MATRIX=1) */
+int wind_test_matrix_form(void);
+/* 1 if @name is one of the NULL-terminated @names */
+int wind_name_in(const char *name, const char *const *names);
 /* A Wind address of the matrix's family */
 typedef union {
 	struct sockaddr sa;
