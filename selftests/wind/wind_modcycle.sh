@@ -67,7 +67,6 @@ refcnt_zero() {
 users_of_wind() {
 	local name _size rest
 
-	users=
 	while read -r name _size users rest; do
 		[ "$name" = wind ] && return 0
 	done < /proc/modules
