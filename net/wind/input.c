@@ -372,7 +372,8 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 		/* meant for an earlier socket on this port, or forged */
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
 		if (type == WIND_PKT_DATA)
-			wind_send_ctl(sk, skb, WIND_PKT_RESET, local_tag, 0);
+			wind_send_ctl(sk, skb, WIND_PKT_RESET, local_tag,
+				      peer ? peer->snd_una : 0);
 		return NULL;
 	}
 	if (!peer) {
@@ -408,22 +409,29 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 			wind_peer_verified(peer);
 		return peer;
 	}
-	if (!verified && peer->remote_tag) {
+	if (!verified) {
 		/* "I restarted", from the peer or from anybody: only the
-		 * peer can prove it
+		 * peer can prove it.  So is a first tag for a peer we sent
+		 * to and have not heard from (remote_tag 0): the real peer
+		 * has our tag from our first packet and names it; a third
+		 * party that races its answer must not choose the tag.
 		 */
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_TAG);
 		if (type == WIND_PKT_DATA)
 			challenge(sk, skb, peer);
 		return NULL;
 	}
-	peer_retag(peer, wh, verified);
+	peer_retag(peer, wh, true);
 	return peer;
 }
 
 /* A RESET: the peer says the tag we named is not its own.  Only a RESET
  * that names our tag towards it, from a tag other than the one we know,
- * acts; the peer restarted, and its new self is verified.
+ * acts.  If the tag we knew was proven, the peer restarted, and its new
+ * self is verified.  If it was not (a first packet from its address
+ * that the peer did not send), the real peer never had our messages:
+ * its tag replaces the one we held, whose stream is dropped, and what
+ * we queued to it goes again, now naming its real tag.
  */
 static void reset_rcv(struct sock *sk, struct wind_peer *peer,
 		      const struct windhdr *wh)
@@ -431,6 +439,16 @@ static void reset_rcv(struct sock *sk, struct wind_peer *peer,
 	if (!peer || !tag_verified(wh, peer->local_tag) ||
 	    peer->remote_tag == ntohl(wh->src_tag)) {
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
+		return;
+	}
+	if (!peer->tag_ok) {
+		peer->remote_tag = ntohl(wh->src_tag);
+		wind_peer_verified(peer);
+		wind_peer_reset_rx(peer, ntohl(wh->oldest));
+		/* it has no state of ours yet: our seqs may jump */
+		peer->got_ack = 0;
+		peer->last_active = jiffies;
+		wind_rtx_now(peer);
 		return;
 	}
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_RESET);

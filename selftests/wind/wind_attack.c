@@ -288,6 +288,7 @@ TEST_F(attack, ip_fragmented_first_packet)
 
 struct sync_send {
 	int fd;
+	bool to_a;		/* to node A, not B */
 	uint16_t port;
 	size_t len;
 	uint32_t seed;
@@ -301,7 +302,8 @@ static void *sync_sender(void *arg)
 	static uint8_t buf[4096];
 
 	wind_fill(buf, s->len, s->seed);
-	s->ret = send_to(s->fd, buf, s->len, B, s->port, MSG_WIND_SYNC);
+	s->ret = send_to(s->fd, buf, s->len, s->to_a ? A : B, s->port,
+			 MSG_WIND_SYNC);
 	s->err = errno;
 	atomic_store(&s->done, 1);
 	return NULL;
@@ -430,6 +432,126 @@ TEST_F(attack, real_restart_proves_itself)
 	EXPECT_EQ(b_reset + 1, wind_stat(wind_ns(B), "PeersReset"));
 	EXPECT_LT(b_chal, wind_stat(wind_ns(B), "OutChallenges"));
 	EXPECT_EQ(0, associate(&self->n, 2, 40));
+}
+
+/* @fd's peer state for node @node, port @port, into *@info: 0, or -1 */
+static int peer_info(int fd, int node, uint16_t port,
+		     struct wind_peer_info *info)
+{
+	socklen_t len = sizeof(*info);
+	struct sockaddr_in sin;
+
+	memset(info, 0, sizeof(*info));
+	wind_sin(&sin, wind_node_addr(node), port);
+	memcpy(&info->wpi_addr, &sin, sizeof(sin));
+	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len) ? -1 : 0;
+}
+
+/* A DATA packet "from" node @from (port @sport) to node @to, claiming
+ * the first contact (dst_tag 0) with the made-up tag @tag.
+ */
+static void forge_first(struct nodes *n, int from, uint16_t sport, int to,
+			uint16_t dport, uint32_t tag, uint32_t seq,
+			const void *payload, size_t plen)
+{
+	in_addr_t src = wind_node_addr(from), dst = wind_node_addr(to);
+	struct forged f = {
+		.type = WIND_PKT_DATA, .flags = WIND_F_ORDERED | WIND_F_SYN,
+		.src_tag = tag, .seq = seq, .oldest = seq,
+		.nfrags = 1, .msg_len = plen,
+	};
+	uint8_t pkt[2048];
+	size_t len = craft(pkt, &f, src, sport, dst, dport, payload, plen);
+
+	send_ip(n->raw, src, dst, 0, pkt, len, 0);
+}
+
+/*
+ * A's socket sends to B for the first time; its packet takes 400 ms (a
+ * slow path, or a lost first packet), so A holds no tag of B's yet.  The
+ * attacker races B's answer with first-contact DATA "from B" naming
+ * tags of its choosing.  A must not deliver it nor adopt its tag (which
+ * would make the real B answer A's next packet with a RESET and fail
+ * the sync send): each one is challenged, the sync send succeeds, no
+ * peer is reset and the association then works both ways.
+ */
+TEST_F(attack, first_contact_race)
+{
+	static const char inject[] = "INJECTED-PAYLOAD";
+	struct sync_send s = { .len = 3000, .seed = 91 };
+	struct wind_peer_info info;
+	long a_reset, b_reset, a_chal;
+	pthread_t th;
+	int i;
+
+	a_reset = wind_stat(wind_ns(A), "PeersReset");
+	b_reset = wind_stat(wind_ns(B), "PeersReset");
+	a_chal = wind_stat(wind_ns(A), "OutChallenges");
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc add dev eth0 root netem delay 400ms",
+			      wind_ns(A)));
+	s.fd = self->n.a;
+	s.port = self->n.b_port;
+	ASSERT_EQ(0, pthread_create(&th, NULL, sync_sender, &s));
+	/* A's peer state for B exists (its packet is on its way) and
+	 * knows no tag of B's yet: the window the attacker aims at
+	 */
+	for (i = 0; i < 2000 && peer_info(self->n.a, B, self->n.b_port, &info);
+	     i++)
+		usleep(1000);
+	ASSERT_EQ(0, peer_info(self->n.a, B, self->n.b_port, &info));
+	ASSERT_EQ(0, info.wpi_remote_tag);
+	for (i = 0; i < 300 && !atomic_load(&s.done); i++) {
+		forge_first(&self->n, B, self->n.b_port, A, self->n.a_port,
+			    0xabc00000 + i, 777 + i, inject, sizeof(inject));
+		usleep(5000);
+	}
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, wind_run("ip netns exec %s tc qdisc del dev eth0 root",
+			      wind_ns(A)));
+	TH_LOG("%d forged first contacts while A's first packet was on its way",
+	       i);
+	EXPECT_LT(1, i);
+	EXPECT_EQ(0, s.ret) TH_LOG("sync send: %s", strerror(s.err));
+	EXPECT_TRUE(wind_rx_empty(self->n.a)) TH_LOG("A delivered a forged message");
+	EXPECT_EQ(a_reset, wind_stat(wind_ns(A), "PeersReset"));
+	EXPECT_EQ(b_reset, wind_stat(wind_ns(B), "PeersReset"));
+	EXPECT_LT(a_chal, wind_stat(wind_ns(A), "OutChallenges"));
+	EXPECT_EQ(0, expect_msg(self->n.b, 3000, 91, A, self->n.a_port));
+	EXPECT_EQ(0, associate(&self->n, 2, 92));
+	EXPECT_TRUE(wind_rx_empty(self->n.a));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
+}
+
+/*
+ * A first contact "from A" that A never sent reaches B, which delivers
+ * it, as a datagram socket would, and holds the made-up tag unproven.
+ * B's answer to A names that tag; the real A answers with a RESET that
+ * names B's real tag.  That must resolve the tag, not fail the
+ * association: B's sync send to A succeeds and A gets exactly it.
+ */
+TEST_F(attack, reset_resolves_unproven_tag)
+{
+	struct sync_send s = { .len = 1500, .seed = 93, .to_a = true };
+	uint8_t payload[400];
+	long b_reset;
+	pthread_t th;
+
+	wind_fill(payload, sizeof(payload), 94);
+	forge_first(&self->n, A, self->n.a_port, B, self->n.b_port,
+		    0x5eed0001, 9000, payload, sizeof(payload));
+	ASSERT_EQ(0, expect_msg(self->n.b, sizeof(payload), 94, A,
+				self->n.a_port));
+	b_reset = wind_stat(wind_ns(B), "PeersReset");
+	s.fd = self->n.b;
+	s.port = self->n.a_port;
+	ASSERT_EQ(0, pthread_create(&th, NULL, sync_sender, &s));
+	EXPECT_EQ(0, expect_msg(self->n.a, 1500, 93, B, self->n.b_port));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, s.ret) TH_LOG("sync send: %s", strerror(s.err));
+	EXPECT_EQ(b_reset, wind_stat(wind_ns(B), "PeersReset"));
+	EXPECT_EQ(0, associate(&self->n, 2, 95));
+	EXPECT_TRUE(wind_rx_empty(self->n.a));
+	EXPECT_TRUE(wind_rx_empty(self->n.b));
 }
 
 /* An ICMP destination unreachable (@code) "from" node @from to node @to,
