@@ -50,12 +50,56 @@ static bool gso_unwrap(struct sk_buff *skb)
 	return true;
 }
 
+/* A Wind source port below ip_unprivileged_port_start says, as a TCP or
+ * UDP one does, that its socket's owner may bind such ports
+ * (CAP_NET_BIND_SERVICE): on raw IP only a process with CAP_NET_RAW can
+ * claim another.  Inside UDP any local program can write any Wind
+ * header, so a datagram from this host (over loopback) that claims a
+ * privileged Wind port must come from Wind's own encapsulation, which
+ * sends from no UDP socket: one that a UDP socket bound at its source
+ * sent is forged, and dropped.  From another host, a port proves what
+ * that host enforces, no more (wind.rst, "UDP encapsulation").
+ */
+static bool forged_local_port(struct sk_buff *skb)
+{
+	const struct udphdr *uh = udp_hdr(skb);
+	int dif = skb->dev->ifindex;
+	struct net *net = dev_net(skb->dev);
+	struct sock *sk;
+	__be16 wport;
+
+	if (!(skb->dev->flags & IFF_LOOPBACK) ||
+	    skb_copy_bits(skb, skb_transport_offset(skb) + sizeof(*uh),
+			  &wport, sizeof(wport)) ||
+	    !inet_port_requires_bind_service(net, ntohs(wport)))
+		return false;
+	rcu_read_lock();
+	if (wind_skb_v6(skb))
+		sk = udp6_lib_lookup(net, &ipv6_hdr(skb)->daddr, uh->dest,
+				     &ipv6_hdr(skb)->saddr, uh->source, dif);
+	else
+		sk = udp4_lib_lookup(net, ip_hdr(skb)->daddr, uh->dest,
+				     ip_hdr(skb)->saddr, uh->source, dif);
+	rcu_read_unlock();
+	if (!sk)
+		return false;
+	sock_put(sk);
+	return true;
+}
+
 /* encap_rcv: strip the UDP header and hand the packet to IP again, as
  * protocol 253.
  */
 static int udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 {
 	struct udphdr *uh = udp_hdr(skb);
+
+	if (unlikely(forged_local_port(skb))) {
+		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_PACKETS);
+		WIND_INC_STATS(sock_net(usk), WIND_MIB_IN_FILTERED);
+		kfree_skb(skb);
+		return 0;
+	}
 
 	/* A GSO skb a sender on this host built (wind_udp_xmit()), passed
 	 * whole by a veth or a bridge, or one GRO merged (offload.c, the
