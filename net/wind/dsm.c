@@ -11,6 +11,12 @@
  * region can be in progress or start.  A sender can write only inside a
  * region whose id and 64-bit key it presents; every range and diff run is
  * checked before the first byte is written.
+ *
+ * A region is a byte range: its start and length need not be page
+ * aligned.  The pages it spans are pinned (and charged) whole, but a
+ * write is bounded to the range itself, so the bytes of its first and
+ * last page outside it are never written, and two regions may share a
+ * page.
  */
 #include <linux/backing-dev.h>
 #include <linux/highmem.h>
@@ -77,9 +83,12 @@ static bool region_overlaps(struct wind_sock *ws, unsigned long addr, u64 len)
  * @sk: the socket, locked
  * @reg: the request, copied from userspace
  *
- * Return: 0; -EINVAL for a bad address, length, flags or an overlap,
- * -EEXIST for a taken id, -ENOMEM over RLIMIT_MEMLOCK, -EFAULT for
- * memory that cannot be pinned writable.
+ * The region is the byte range [addr, addr + len), of any alignment; the
+ * pages it spans are pinned and charged whole.
+ *
+ * Return: 0; -EINVAL for a bad length, flags, a range that wraps or
+ * overlaps another region's bytes, -EEXIST for a taken id, -ENOMEM over
+ * RLIMIT_MEMLOCK, -EFAULT for memory that cannot be pinned writable.
  */
 int wind_region_add(struct sock *sk, const struct wind_region *reg)
 {
@@ -89,16 +98,20 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	int pinned, err;
 
 	sock_owned_by_me(sk);
-	if (reg->flags || !reg->len || !PAGE_ALIGNED(reg->addr) ||
-	    !PAGE_ALIGNED(reg->len) || reg->len > WIND_REGION_MAX ||
+	if (reg->flags || !reg->len || reg->len > WIND_REGION_MAX ||
 	    reg->addr + reg->len < reg->addr)
 		return -EINVAL;
+	/* beyond user space: nothing there can be pinned */
+	if (reg->addr + reg->len > TASK_SIZE)
+		return -EFAULT;
 	if (xa_load(&ws->regions, reg->id))
 		return -EEXIST;
 	if (region_overlaps(ws, reg->addr, reg->len))
 		return -EINVAL;
 
-	npages = reg->len >> PAGE_SHIFT;
+	/* the pages the byte range spans */
+	npages = (PAGE_ALIGN(reg->addr + reg->len) -
+		  (reg->addr & PAGE_MASK)) >> PAGE_SHIFT;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -112,7 +125,7 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	err = account_locked_vm(r->mm, npages, true);
 	if (err)
 		goto err_account;
-	pinned = pin_user_pages_fast(reg->addr, npages,
+	pinned = pin_user_pages_fast(reg->addr & PAGE_MASK, npages,
 				     FOLL_WRITE | FOLL_LONGTERM, r->pages);
 	if (pinned != npages) {
 		if (pinned > 0)
@@ -128,6 +141,7 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	r->id = reg->id;
 	r->key = reg->key;
 	r->uaddr = reg->addr;
+	r->pgoff = offset_in_page(reg->addr);
 	r->len = reg->len;
 	r->npages = npages;
 	err = xa_insert(&ws->regions, r->id, r, GFP_KERNEL);
@@ -183,10 +197,14 @@ void wind_regions_destroy(struct sock *sk)
 	xa_destroy(&ws->regions);
 }
 
-/* Copy @len bytes at @skb_off of @skb to @off in @r: bounds checked. */
+/* Copy @len bytes at @skb_off of @skb to @off in @r, a byte offset from
+ * the region's start (not its first page's): the caller checked that
+ * [@off, @off + @len) lies inside [0, r->len).
+ */
 static void region_write(struct wind_region_k *r, u64 off,
 			 const struct sk_buff *skb, int skb_off, u32 len)
 {
+	off += r->pgoff;
 	while (len) {
 		struct page *page = r->pages[off >> PAGE_SHIFT];
 		u32 poff = off & ~PAGE_MASK;

@@ -308,9 +308,10 @@ struct wind_peer {
 struct wind_region_k {
 	u32 id;
 	u64 key;
-	unsigned long uaddr;
-	u64 len;
-	unsigned long npages;
+	unsigned long uaddr;		/* the first byte: any alignment */
+	u64 len;			/* bytes from uaddr: writes stay inside */
+	unsigned long pgoff;		/* uaddr's offset into pages[0] */
+	unsigned long npages;		/* the pages [uaddr, uaddr + len) spans */
 	struct page **pages;
 	struct mm_struct *mm;		/* charged for the pinned pages */
 };

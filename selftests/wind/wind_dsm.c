@@ -61,6 +61,7 @@ static const char *const dsm_core[] = {
 	"fork_child_has_copies_dontfork_none",
 	"shared_file_mapping_with_writeback_is_refused",
 	"passed_socket_keeps_the_pages_pinned_past_exit",
+	"unaligned_regions_get_exactly_their_bytes",
 	NULL
 };
 
@@ -398,16 +399,29 @@ TEST_F(dsm, registration_errors)
 	__u64 addr;
 	void *gone;
 
-	r.addr += 1;
+	r.len = 0;
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
-	EXPECT_EQ(EINVAL, errno);			/* unaligned */
-	r.addr -= 1;
-	r.len = self->page + 1;
+	EXPECT_EQ(EINVAL, errno);			/* empty */
+	r.len = (1ULL << 30) + 1;
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
-	EXPECT_EQ(EINVAL, errno);			/* not whole pages */
+	EXPECT_EQ(EINVAL, errno);			/* over 1 GiB */
+	r.addr = -2ULL;
+	r.len = 3;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EINVAL, errno);			/* wraps */
+	r.len = 1;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EFAULT, errno);			/* not user space */
+	r.addr = (unsigned long)self->region + 1;
 	r.len = self->page;
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
 	EXPECT_EQ(EINVAL, errno);			/* overlaps id 42 */
+	r.addr = (unsigned long)self->region - 1;
+	r.len = 2;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EINVAL, errno);			/* by its first byte */
+	r.addr = (unsigned long)self->region;
+	r.len = self->page;
 	r.addr = (unsigned long)self->map;
 	r.id = REGION_ID;
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
@@ -455,6 +469,97 @@ static int drop_cap_ipc_lock(void)
 	d[0].effective &= ~(1U << CAP_IPC_LOCK);
 	d[0].permitted &= ~(1U << CAP_IPC_LOCK);
 	return syscall(SYS_capset, &h, d);
+}
+
+/* A sync send of one Direct Map or Direct Diff message: 0 or the errno */
+static int dsm_try(FIXTURE_DATA(dsm) *self, __u32 mode, __u32 id, __u64 key,
+		   __u64 off, const void *data, size_t len)
+{
+	ssize_t r = dsm_send(self->tx, &self->to, MSG_WIND_SYNC, mode, id, off,
+			     key, NULL, 0, data, len);
+
+	if (r == (ssize_t)len)
+		return 0;
+	return r < 0 ? errno : -1;
+}
+
+/*
+ * Regions are byte ranges: in the guard pages before the fixture's region,
+ * A spans two pages from byte 100 of the first, B and C share A's last
+ * page.  Every write lands on exactly its region's bytes: the last byte
+ * of A is writable, one byte past it is refused (ERANGE) and the bytes of
+ * the page around the regions (B's among them) keep their pattern.
+ */
+TEST_F(dsm, unaligned_regions_get_exactly_their_bytes)
+{
+	unsigned char *a = self->map + self->page + 100;
+	size_t alen = self->page, clen = 20, blen = 50;
+	unsigned char *c = a + alen, *b = c + clen;
+	struct wind_region r = { .addr = (unsigned long)a, .len = alen,
+				 .id = 50, .key = KEY ^ 50 };
+	unsigned char *ea = self->expect + (a - self->map);
+	unsigned char *eb = self->expect + (b - self->map);
+	unsigned char data[8192];
+	char diff[64];
+	size_t n;
+
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	r.addr = (unsigned long)b;
+	r.len = blen;
+	r.id = 51;
+	r.key = KEY ^ 51;
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	/* C overlapping A's last byte or B's first is refused; between, taken */
+	r.addr = (unsigned long)c - 1;
+	r.len = clen;
+	r.id = 52;
+	r.key = KEY ^ 52;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EINVAL, errno);
+	r.addr = (unsigned long)c;
+	r.len = clen + 1;
+	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+	EXPECT_EQ(EINVAL, errno);
+	r.len = clen;
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
+
+	/* all of A, then its last byte */
+	wind_fill(data, alen, 61);
+	ASSERT_EQ(0, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 50, 0, data, alen));
+	memcpy(ea, data, alen);
+	ASSERT_TRUE(map_ok(self));
+	ASSERT_EQ(0, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 50, alen - 1,
+			     "z", 1));
+	ea[alen - 1] = 'z';
+	ASSERT_TRUE(map_ok(self));
+	/* one byte past A's end: at its last byte, at its end, by a diff run */
+	EXPECT_EQ(ERANGE, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 50,
+				  alen - 1, "XY", 2));
+	EXPECT_EQ(ERANGE, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 50,
+				  alen, "X", 1));
+	EXPECT_EQ(ERANGE, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 50,
+				  0, data, alen + 1));
+	n = add_run(diff, 0, alen - 1, "XY", 2);
+	EXPECT_EQ(ERANGE, dsm_try(self, WIND_DSM_DIRECT_DIFF, 50, KEY ^ 50,
+				  0, diff, n));
+	ASSERT_TRUE(map_ok(self));
+	/* a diff run ending at A's last byte is applied */
+	n = add_run(diff, 0, alen - 2, "ab", 2);
+	ASSERT_EQ(0, dsm_try(self, WIND_DSM_DIRECT_DIFF, 50, KEY ^ 50, 0, diff, n));
+	memcpy(ea + alen - 2, "ab", 2);
+	ASSERT_TRUE(map_ok(self));
+	/* B, in the same page: all of it, one past it refused */
+	wind_fill(data, blen, 62);
+	ASSERT_EQ(0, dsm_try(self, WIND_DSM_DIRECT_MAP, 51, KEY ^ 51, 0, data, blen));
+	memcpy(eb, data, blen);
+	EXPECT_EQ(ERANGE, dsm_try(self, WIND_DSM_DIRECT_MAP, 51, KEY ^ 51, 1,
+				  data, blen));
+	/* A's key does not open B, nor B's A */
+	EXPECT_EQ(EACCES, dsm_try(self, WIND_DSM_DIRECT_MAP, 51, KEY ^ 50, 0,
+				  "X", 1));
+	EXPECT_EQ(EACCES, dsm_try(self, WIND_DSM_DIRECT_MAP, 50, KEY ^ 51, 0,
+				  "X", 1));
+	ASSERT_TRUE(map_ok(self));
 }
 
 TEST_F(dsm, registration_over_rlimit_memlock_fails)

@@ -23,8 +23,8 @@
  *
  * An MR is what fi_mr_reg() names; one with FI_REMOTE_WRITE is also, when
  * keys are the provider's (FI_MR_PROV_KEY), a Wind region on the socket
- * of every endpoint of the domain (now, or when the endpoint opens): its
- * pages, rounded out to whole pages, its id and key from the MR key.
+ * of every endpoint of the domain (now, or when the endpoint opens):
+ * exactly its bytes, its id the key's low 32 bits, its key the MR key.
  * Remote operations name an MR by key and an offset into it (the
  * provider does not ask for FI_MR_VIRT_ADDR).
  */
@@ -110,12 +110,22 @@ static bool key_used(struct wfi_domain *dom, uint64_t key)
 	return false;
 }
 
+/* A region id (a provider key's low 32 bits) another MR of @dom has */
+static bool region_used(struct wfi_domain *dom, uint32_t region)
+{
+	struct wfi_list *pos;
+
+	for (pos = dom->mrs.next; pos != &dom->mrs; pos = pos->next)
+		if (WFI_KEY_REGION(wfi_container_of(pos, struct wfi_mr, link)->mr.key) == region)
+			return true;
+	return false;
+}
+
 static int mr_reg(struct fid *fid, const void *buf, size_t len,
 		  uint64_t access, uint64_t offset, uint64_t requested_key,
 		  uint64_t flags, struct fid_mr **mrp, void *context)
 {
 	struct wfi_domain *dom = wfi_container_of(fid, struct wfi_domain, domain.fid);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct wfi_list *pos;
 	struct wfi_mr *mr;
 
@@ -139,39 +149,36 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 	mr->addr = (char *)buf;
 	mr->len = len;
 	mr->access = access;
-	mr->rbase = (uintptr_t)buf & ~(page - 1);
-	mr->rlen = (((uintptr_t)buf + len + page - 1) & ~(page - 1)) - mr->rbase;
 
 	pthread_mutex_lock(&dom->lock);
 	if (dom->mr_mode & FI_MR_PROV_KEY) {
-		do
-			mr->mr.key = wfi_mr_key(dom, mr);
-		while (key_used(dom, mr->mr.key) ||
-		       key_used(dom, mr->mr.key | WFI_KEY_DM) ||
-		       key_used(dom, mr->mr.key | WFI_KEY_DM | WFI_KEY_EVENT));
-		/* Direct Map needs offsets: the key tells where the region
-		 * starts relative to the MR, not where the MR is */
-		if ((access & FI_REMOTE_WRITE) && len && mr->rlen <= (1ULL << 30) &&
-		    !(dom->mr_mode & FI_MR_VIRT_ADDR)) {
-			int neps = 0, nok = 0;
+		int err;
 
-			mr->mr.key |= WFI_KEY_DM;
-			/* remote writes are counted: the target must see
-			 * each Direct Map write (a header it reads) */
-			if (dom->rma_event)
-				mr->mr.key |= WFI_KEY_EVENT;
-			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next) {
-				neps++;
-				nok += !wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr);
+		/* 64 random bits, whose low 32 are the region id: unique
+		 * (and not 0) in the domain, so the key is too */
+		do {
+			err = wfi_mr_key(dom, mr);
+			if (err) {
+				pthread_mutex_unlock(&dom->lock);
+				free(mr);
+				return err;
 			}
-			/* no socket took it (it shares a page with another
-			 * region, or RLIMIT_MEMLOCK): no Direct Map attempts.
-			 * Endpoints opened later try again; a write their
-			 * socket refuses goes the software way. */
-			if (neps && !nok)
-				mr->mr.key &= ~WFI_KEY_DM;
-		} else {
-			mr->region = 0;
+		} while (!WFI_KEY_REGION(mr->mr.key) ||
+			 region_used(dom, WFI_KEY_REGION(mr->mr.key)));
+		/* Direct Map names the MR offset: the region is exactly the
+		 * MR's bytes (not with FI_MR_VIRT_ADDR: the initiator knows
+		 * only the target's virtual address, not the MR's start) */
+		if ((access & FI_REMOTE_WRITE) && len && len <= (1ULL << 30) &&
+		    !(dom->mr_mode & FI_MR_VIRT_ADDR)) {
+			mr->region = WFI_KEY_REGION(mr->mr.key);
+			mr->kregion = true;
+			/* no socket that refuses it (it overlaps another
+			 * region, or RLIMIT_MEMLOCK) may be told a Direct Map
+			 * target: the answers of this domain's endpoints say
+			 * "Direct Map" only while every socket took it */
+			for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next)
+				if (wfi_region_add(wfi_container_of(pos, struct wfi_ep, dlink), mr))
+					mr->kregion = false;
 		}
 	} else {
 		if (key_used(dom, requested_key)) {

@@ -548,8 +548,10 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 		for (pos = dom->mrs.next; pos != &dom->mrs; pos = pos->next) {
 			struct wfi_mr *mr = wfi_container_of(pos, struct wfi_mr, link);
 
-			if (mr->mr.key & WFI_KEY_DM)
-				wfi_region_add(ep, mr);
+			/* a socket that refuses it: no endpoint of the
+			 * domain tells initiators "Direct Map" for it */
+			if (mr->region && wfi_region_add(ep, mr))
+				mr->kregion = false;
 		}
 	}
 	pthread_mutex_unlock(&dom->lock);

@@ -2,16 +2,25 @@
 /*
  * libwind-fi.so: FI_RMA and FI_ATOMIC.
  *
- * fi_write to an MR that is also a Wind region (key bit WFI_KEY_DM, see
- * wind_fi.h) is one Direct Map message, sent sync-ordered: the target's
+ * fi_write to an MR that is also a Wind region (the target said so in an
+ * answer, see WFI_HF_DM in wind_fi.h) is one Direct Map message: the target's
  * kernel writes the payload into the registered pages at reassembly, with
  * no help from the target process, and the send returns once the target
  * acknowledged, i.e. once the data is in place (FI_DELIVERY_COMPLETE).
  * With remote CQ data it is a Header Through message: the header that
  * carries the data is queued to the target's socket and becomes an
  * FI_REMOTE_WRITE completion there.  If the target refuses the Direct Map
- * message (no such region on that socket: the MR overlapped another
- * region, or RLIMIT_MEMLOCK), the write goes the software way.
+ * message (the MR was closed, the range leaves it, or its kernel refuses
+ * this sender's DSM for now), the write goes the software way.
+ *
+ * MR keys carry no flags: 64 random bits (wfi_mr_key).  An initiator
+ * learns which keys of a target are regions, and whether that target
+ * counts remote writes (FI_RMA_EVENT: Header Through), from the target's
+ * answers to its software requests (WFI_HF_DM, WFI_HF_DM_EVENT), and
+ * keeps it per target in a bounded cache (ep->dmc).  A key it was not
+ * told of goes the software way; so an honest initiator never presents
+ * a target's kernel a key it does not hold (which that kernel counts
+ * against the sender), but after the MR was closed.
  *
  * Everything else is a request to the target's progress engine (manual
  * progress: the target must read its CQ): software writes, fi_read, and
@@ -46,7 +55,7 @@ static inline struct wfi_ep *to_ep(struct fid_ep *fep)
 int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr)
 {
 	struct wind_region r = {
-		.addr = mr->rbase, .len = mr->rlen,
+		.addr = (uintptr_t)mr->addr, .len = mr->len,
 		.id = mr->region, .key = mr->mr.key,
 	};
 
@@ -307,6 +316,7 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
 	p->id = ++ep->next_id;
 	p->dest = dest;
+	p->key = rma->key;
 	h.tag = p->id;
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
@@ -362,19 +372,89 @@ static struct wfi_pend *pend_new(void *context, uint64_t flags,
 	return p;
 }
 
+/* --- what the targets said of their keys (ep->dmc) --- */
+
+/* The entry of @key of @dest, or NULL.  Scanned: an fi_write's cost is
+ * its system call; the entry of the last one is looked at first. */
+static struct wfi_dmc *dmc_find(struct wfi_ep *ep, fi_addr_t dest,
+				uint64_t key)
+{
+	struct wfi_dmc *d = &ep->dmc[ep->dmc_last];
+	unsigned int i;
+
+	if (d->mode && d->key == key && d->dest == dest)
+		return d;
+	for (i = 0; i < WFI_DMC_SIZE; i++) {
+		d = &ep->dmc[i];
+		if (d->mode && d->key == key && d->dest == dest) {
+			ep->dmc_last = i;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/* 0, or WFI_HF_DM (| WFI_HF_DM_EVENT): how to write @key of @dest */
+static uint32_t dmc_lookup(struct wfi_ep *ep, fi_addr_t dest, uint64_t key)
+{
+	struct wfi_dmc *d = dmc_find(ep, dest, key);
+
+	if (!d)
+		return 0;
+	d->used = ++ep->dmc_clock;
+	return d->mode;
+}
+
+/* Remember @mode (0: forget) for @key of @dest; when every entry is
+ * taken, the least recently used one goes */
+static void dmc_store(struct wfi_ep *ep, fi_addr_t dest, uint64_t key,
+		      uint32_t mode)
+{
+	struct wfi_dmc *d = dmc_find(ep, dest, key);
+	unsigned int i;
+
+	if (!d && !mode)
+		return;
+	if (!d) {
+		d = &ep->dmc[0];
+		for (i = 0; i < WFI_DMC_SIZE && d->mode; i++)
+			if (!ep->dmc[i].mode || ep->dmc[i].used < d->used)
+				d = &ep->dmc[i];
+	}
+	*d = (struct wfi_dmc){ .key = key, .dest = dest, .mode = mode,
+			       .used = ++ep->dmc_clock };
+}
+
+/* Whether a failed Direct Map send was the target's refusal of the
+ * message (EACCES, ERANGE, EINVAL, or any other answer of its kernel,
+ * such as one refusing all DSM from this sender for a while): such a
+ * write goes the software way.  Not: the peer's death or a local error. */
+static bool dm_refusal(int err)
+{
+	switch (err) {
+	case EAGAIN: case ENOBUFS: case ENOMEM: case EMSGSIZE: case EFAULT:
+	case ETIMEDOUT: case ECONNREFUSED: case ECONNRESET: case EPIPE:
+	case EHOSTUNREACH: case ENETUNREACH: case ENETDOWN: case EHOSTDOWN:
+	case ENOTCONN: case EBADF: case EINTR: case EOPNOTSUPP:
+		return false;
+	}
+	return true;
+}
+
 /* A Direct Map write.  Sync: returns 0 once the target's kernel wrote it,
- * 1 if the target refused it (no such region there), or -errno; the
+ * 1 if the target refused it (*@why: the errno), or -errno; the
  * domain lock is dropped while the send waits for the acknowledgment.
  * Async (@p): returns 0 once the kernel queued it, with p->dm_idx set,
- * 1 if it was refused at once, or -errno (-EAGAIN: try again). */
+ * 1 if it was refused at once, or -errno (-EAGAIN: try again).
+ * @event: the target counts remote writes. */
 static int dm_write(struct wfi_ep *ep, const union wfi_addr *to,
 		    const struct iovec *iov, size_t count, uint64_t addr,
-		    uint64_t key, bool has_data, uint64_t data,
-		    struct wfi_pend *p)
+		    uint64_t key, bool has_data, uint64_t data, bool event,
+		    struct wfi_pend *p, int *why)
 {
 	/* Header Through when the target wants to know: CQ data, or a
 	 * count of remote writes (FI_RMA_EVENT) */
-	bool hdr = has_data || (key & WFI_KEY_EVENT);
+	bool hdr = has_data || event;
 	struct iovec v[WFI_IOV_LIMIT + 1];
 	char cbuf[CMSG_SPACE(sizeof(struct wind_dsm)) +
 		  CMSG_SPACE(sizeof(uint32_t))];
@@ -385,7 +465,7 @@ static int dm_write(struct wfi_ep *ep, const union wfi_addr *to,
 	struct wind_dsm dsm = {
 		.mode = hdr ? WIND_DSM_HEADER_THROUGH : WIND_DSM_DIRECT_MAP,
 		.region = WFI_KEY_REGION(key),
-		.offset = WFI_KEY_PGOFF(key) + addr,
+		.offset = addr,		/* the region is the MR's bytes */
 		.key = key,
 		.hdr_len = hdr ? sizeof(h) : 0,
 	};
@@ -458,7 +538,8 @@ static int dm_write(struct wfi_ep *ep, const union wfi_addr *to,
 	if (r >= 0)
 		return 0;
 failed:
-	if (err == EACCES || err == ERANGE || err == EINVAL)
+	*why = err;
+	if (dm_refusal(err))
 		return 1;
 	return -err;
 }
@@ -491,6 +572,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 	size_t len = wfi_iov_total(iov, count);
 	struct wfi_rma rma = { .key = key, .addr = addr, .len = len };
 	struct wfi_pend *p;
+	uint32_t mode;
 	ssize_t ret;
 
 	if (count > WFI_IOV_LIMIT)
@@ -507,11 +589,13 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		ret = -FI_EOPBADSTATE;
 		goto out_free;
 	}
-	if ((key & WFI_KEY_DM) && len) {
+	/* Direct Map if the target said the key is a region there */
+	mode = len ? dmc_lookup(ep, dest, key) : 0;
+	if (mode) {
 		const union wfi_addr *sin = wfi_av_addr(ep->av, dest);
 		union wfi_addr to;
 		bool async;
-		int r;
+		int r, why = 0;
 
 		if (!sin) {
 			ret = -FI_EINVAL;
@@ -524,7 +608,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		async = !(flags & FI_INJECT) &&
 			dm_unresolved(ep, dest) < WFI_DM_INFLIGHT_MAX;
 		r = dm_write(ep, &to, iov, count, addr, key, has_data, data,
-			     async ? p : NULL);
+			     mode & WFI_HF_DM_EVENT, async ? p : NULL, &why);
 		if (r == 0 && async) {
 			p->dm = true;
 			p->dest = dest;
@@ -560,7 +644,11 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 			ret = 0;
 			goto out_free;
 		}
-		/* refused: the software way */
+		/* refused: the software way; a key its kernel does not
+		 * hold (the MR was closed) is forgotten, any other refusal
+		 * (the range, or DSM from us refused for now) is not */
+		if (why == EACCES)
+			dmc_store(ep, dest, key, 0);
 	}
 	ep->stat_sw_writes++;
 	ret = send_request(ep, dest, WFI_OP_WRITE, has_data ? WFI_HF_DATA : 0,
@@ -615,6 +703,8 @@ unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 		p->dm = false;
 		p->resend = true;
 		ep->stat_dm_refused++;
+		if (err == EACCES)	/* not a region there (any more) */
+			dmc_store(ep, p->dest, p->wrma.key, 0);
 		return 1;
 	}
 	return 0;
@@ -859,12 +949,23 @@ static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
 	return mr->addr + off;
 }
 
+/* What an answer tells the initiator of the MR its request named: a
+ * region on every socket of the domain, which Direct Map may write (with
+ * a header when the domain counts remote writes) */
+static uint16_t mr_hint(struct wfi_ep *ep, const struct wfi_mr *mr)
+{
+	if (!mr || !mr->kregion)
+		return 0;
+	return WFI_HF_DM | (ep->dom->rma_event ? WFI_HF_DM_EVENT : 0);
+}
+
 static void reply(struct wfi_ep *ep, const union wfi_addr *to,
-		  uint64_t id, int err, const void *data, size_t len)
+		  uint64_t id, int err, const void *data, size_t len,
+		  uint16_t hflags)
 {
 	struct wfi_hdr h = {
 		.version = WFI_HDR_VERSION, .op = WFI_OP_RESP,
-		.reserved = err, .tag = id,
+		.flags = hflags, .reserved = err, .tag = id,
 	};
 	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)data, len } };
 	union wfi_addr dst;
@@ -940,6 +1041,12 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 	mh.msg_iovlen = 1 + p->nres;
 	wfi_recv_next(ep, &mh, 0);
 	wfi_list_del(&p->link);
+	/* what the target says of the key: a region there, or not */
+	if (h->flags & WFI_HF_DM)
+		dmc_store(ep, p->dest, p->key,
+			  h->flags & (WFI_HF_DM | WFI_HF_DM_EVENT));
+	else if (dmc_lookup(ep, p->dest, p->key))
+		dmc_store(ep, p->dest, p->key, 0);
 	if (h->reserved)
 		pend_complete(ep, p, h->reserved, h->reserved, 0);
 	else if (len != p->reslen)
@@ -1006,13 +1113,13 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	if (wfi_recv_next(ep, &mh, MSG_PEEK) != (ssize_t)sizeof(pk) ||
 	    len - sizeof(pk.r) != pk.r.len) {
 		wfi_discard_next(ep);
-		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
+		reply(ep, from, h->tag, FI_EINVAL, NULL, 0, 0);
 		return;
 	}
 	dst = rma_target(ep, &pk.r, FI_REMOTE_WRITE, &err, &mr);
 	if (!dst) {
 		wfi_discard_next(ep);
-		reply(ep, from, h->tag, err, NULL, 0);
+		reply(ep, from, h->tag, err, NULL, 0, mr_hint(ep, mr));
 		return;
 	}
 	iov[1].iov_base = dst;
@@ -1022,7 +1129,7 @@ static void handle_write(struct wfi_ep *ep, const struct wfi_hdr *h,
 	rma_event(ep, mr, true);
 	if (h->flags & WFI_HF_DATA)
 		remote_cq_data(ep, h->data, pk.r.len, from);
-	reply(ep, from, h->tag, 0, NULL, 0);
+	reply(ep, from, h->tag, 0, NULL, 0, mr_hint(ep, mr));
 }
 
 static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
@@ -1034,13 +1141,14 @@ static void handle_read(struct wfi_ep *ep, const struct wfi_hdr *h,
 	int err;
 
 	if (len != sizeof(r) || recv_all(ep, &r, sizeof(r), NULL, 0, NULL) < 0) {
-		reply(ep, from, h->tag, FI_EINVAL, NULL, 0);
+		reply(ep, from, h->tag, FI_EINVAL, NULL, 0, 0);
 		return;
 	}
 	src = rma_target(ep, &r, FI_REMOTE_READ, &err, &mr);
 	if (src)
 		rma_event(ep, mr, false);
-	reply(ep, from, h->tag, err, src, src ? r.len : 0);
+	reply(ep, from, h->tag, err, src, src ? r.len : 0,
+	      mr_hint(ep, mr));
 }
 
 static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
@@ -1052,13 +1160,13 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 	int kind = (h->flags & WFI_HF_COMPARE) ? AK_COMPARE :
 		   fetch ? AK_FETCH : AK_WRITE;
 	size_t sz, n, i, need;
-	struct wfi_mr *mr;
+	struct wfi_mr *mr = NULL;
 	calc_fn f;
 	int err;
 
 	if (!buf) {
 		wfi_discard_next(ep);
-		reply(ep, from, h->tag, FI_ENOMEM, NULL, 0);
+		reply(ep, from, h->tag, FI_ENOMEM, NULL, 0, 0);
 		return;
 	}
 	if (recv_all(ep, buf, len, NULL, 0, NULL) != (ssize_t)(sizeof(*h) + len) ||
@@ -1104,12 +1212,12 @@ static void handle_atomic(struct wfi_ep *ep, const struct wfi_hdr *h,
 			   cmp ? cmp + i * sz : NULL, old ? old + i * sz : NULL);
 	/* an atomic is a remote write, FI_ATOMIC_READ a remote read */
 	rma_event(ep, mr, r->aop != FI_ATOMIC_READ);
-	reply(ep, from, h->tag, 0, old, fetch ? r->len : 0);
+	reply(ep, from, h->tag, 0, old, fetch ? r->len : 0, mr_hint(ep, mr));
 	free(old);
 	free(buf);
 	return;
 out:
-	reply(ep, from, h->tag, err, NULL, 0);
+	reply(ep, from, h->tag, err, NULL, 0, mr_hint(ep, mr));
 	free(buf);
 }
 
@@ -1442,16 +1550,21 @@ int wfi_query_atomic(struct fid_domain *domain, enum fi_datatype dt,
 
 /* --- MR keys --- */
 
-uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr)
+int wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr)
 {
-	uint32_t rnd = 0;
+	uint64_t key;
+	ssize_t n;
 
-	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-		rnd = (uint32_t)getpid() * 2654435761u + dom->next_region;
-	mr->region = ++dom->next_region;
-	if (!mr->region)
-		mr->region = ++dom->next_region;
-	return ((uint64_t)(rnd & 0x3ffff) << 44) |
-	       ((uint64_t)mr->region << 12) |
-	       ((uintptr_t)mr->addr & 0xfff);
+	(void)dom;
+	/* the kernel's random source, or no key: no weaker fallback */
+	do {
+		n = getrandom(&key, sizeof(key), 0);
+	} while (n < 0 && errno == EINTR);
+	if (n != sizeof(key)) {
+		WFI_WARN(FI_LOG_MR, "getrandom: %s: no MR key\n",
+			 n < 0 ? strerror(errno) : "short read");
+		return -FI_EIO;
+	}
+	mr->mr.key = key;
+	return 0;
 }

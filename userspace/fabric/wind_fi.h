@@ -102,16 +102,35 @@ struct wfi_rma {
 	uint32_t	aop;		/* atomics: enum fi_op */
 };
 
-/* MR keys (FI_MR_PROV_KEY): bit 63 set when the MR is also a Wind region
- * on the endpoints' sockets, so that fi_write may be a Direct Map message;
- * bit 62 set when the target counts remote writes (FI_RMA_EVENT), so that
- * a Direct Map write leaves a header in its socket (Header Through);
- * bits 12-43 the region id, bits 0-11 the MR's offset into its first page
- * (the region starts at that page), bits 44-61 random. */
-#define WFI_KEY_DM		(1ULL << 63)
-#define WFI_KEY_EVENT		(1ULL << 62)
-#define WFI_KEY_REGION(k)	((uint32_t)((k) >> 12))
-#define WFI_KEY_PGOFF(k)	((k) & 0xfffULL)
+/* MR keys (FI_MR_PROV_KEY): 64 bits from getrandom(), nothing else.  An
+ * MR with FI_REMOTE_WRITE is also a Wind region on the endpoints'
+ * sockets, the byte range of the MR, whose id is the key's low 32 bits
+ * (drawn again while 0 or another MR's of the domain) and whose key is
+ * the whole key: a Direct Map message names region (uint32_t)key, key
+ * key, offset the MR offset, and the target's kernel checks all 64 bits.
+ * Whether a key is a region, and whether the target counts remote writes
+ * (FI_RMA_EVENT: Direct Map must leave a header, Header Through), is not
+ * in the key: the target says so in its answers (WFI_HF_DM, below) and
+ * the initiator keeps what it was told (struct wfi_dmc). */
+#define WFI_KEY_REGION(k)	((uint32_t)(k))
+
+/* In a WFI_OP_RESP's flags: the MR the request named is a Wind region on
+ * the answering endpoint's socket (fi_write may be Direct Map), and with
+ * WFI_HF_DM_EVENT its domain counts remote writes (Header Through). */
+#define WFI_HF_DM	0x10
+#define WFI_HF_DM_EVENT	0x20
+
+/* The initiator's memory of the targets' answers: keys that are Direct
+ * Map regions there, per target (WFI_DMC_SIZE of them, the least recently
+ * used pushed out; one forgotten costs one software write, whose answer
+ * teaches it again).  mode: 0 empty, WFI_HF_DM or WFI_HF_DM|_EVENT. */
+#define WFI_DMC_SIZE		256
+struct wfi_dmc {
+	uint64_t	key;
+	uint64_t	dest;	/* fi_addr_t */
+	uint64_t	used;	/* ep->dmc_clock when last used */
+	uint32_t	mode;
+};
 
 /* An endpoint's address: IPv4 (FI_SOCKADDR_IN, AF_INET sockets) or IPv6
  * (FI_SOCKADDR_IN6, AF_INET6 sockets).  Kept normalized: an IPv4 peer
@@ -173,7 +192,6 @@ struct wfi_domain {
 	int			refs;	/* objects opened on it */
 	struct wfi_list		mrs;	/* struct wfi_mr */
 	struct wfi_list		eps;	/* struct wfi_ep, for regions */
-	uint32_t		next_region;
 	uint64_t		next_key;	/* keys without FI_MR_PROV_KEY */
 	bool			rma_event;	/* FI_RMA_EVENT asked for */
 };
@@ -187,7 +205,7 @@ struct wfi_mr {
 	size_t			len;
 	uint64_t		access;
 	uint32_t		region;	/* Wind region id, 0: none */
-	uint64_t		rbase, rlen;	/* the region: whole pages */
+	bool			kregion;	/* a region on every endpoint's socket */
 	uint64_t		flags;		/* fi_mr_reg flags: FI_RMA_EVENT */
 	struct wfi_cntr		*rd_cntr, *wr_cntr;	/* fi_mr_bind */
 };
@@ -320,6 +338,9 @@ struct wfi_ep {
 	uint64_t		stat_reads, stat_atomics;
 	uint64_t		stat_served;	/* requests applied as target */
 	uint64_t		stat_dm_refused;	/* async Direct Map refusals */
+	struct wfi_dmc		dmc[WFI_DMC_SIZE];
+	uint64_t		dmc_clock;
+	unsigned int		dmc_last;	/* the entry last found */
 	size_t			ndm;	/* async Direct Map writes unresolved */
 	/* The next message, already read (progress.c, "stash"): after a
 	 * small message, progress reads the next one whole in one call
@@ -344,6 +365,7 @@ struct wfi_pend {
 	struct wfi_list		link;
 	uint64_t		id;
 	fi_addr_t		dest;
+	uint64_t		key;	/* the MR key it names */
 	void			*context;
 	uint64_t		flags;	/* op flags */
 	uint64_t		cqflags;	/* FI_RMA | FI_WRITE ... */
@@ -448,7 +470,7 @@ unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 			     int err, uint32_t msgid);
 void wfi_rma_dm_progress(struct wfi_ep *ep);
 void wfi_rma_free(struct wfi_ep *ep);
-uint64_t wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
+int wfi_mr_key(struct wfi_domain *dom, struct wfi_mr *mr);
 int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr);
 void wfi_region_del(struct wfi_ep *ep, struct wfi_mr *mr);
 void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,

@@ -65,8 +65,8 @@ enum wind_msgtype {
 #define SO_EE_ORIGIN_WIND	6
 
 struct wind_region {
-	__u64 addr;	/* page-aligned start in the caller's address space */
-	__u64 len;	/* bytes, a multiple of the page size */
+	__u64 addr;	/* start in the caller's address space: any byte */
+	__u64 len;	/* bytes, at most 1 GiB: writes stay inside */
 	__u32 id;	/* caller-chosen, unique per socket */
 	__u32 flags;	/* 0 */
 	__u64 key;	/* caller-chosen secret that senders must present */

@@ -13,12 +13,16 @@
  * of several types and operations checking every fetched value, and
  * provokes errors (unknown key, a write and a read out of range, a
  * read-only MR) that must come back as error completions of those
- * operations only (with the provider's keys the bad writes are Direct
- * Map messages the target's kernel refuses asynchronously, on the error
- * queue), a read of the same peer succeeding after them, and writes
- * into two MRs that share a page (with the provider's keys only the
- * first becomes a Wind region: the second's key is no Direct Map key,
- * and the write into it goes the software way); the server then checks
+ * operations only (with the provider's keys the writes out of range are
+ * Direct Map messages the target's kernel refuses asynchronously, on the
+ * error queue; a wrong key is never presented to it: the initiator
+ * writes Direct Map only keys the target's answers named regions), a
+ * read of the same peer succeeding after them, and writes into two MRs
+ * that share a page (with the provider's keys only the first becomes a
+ * Wind region: the second overlaps it, and the write into it goes the
+ * software way), and 64 MRs side by side at no alignment (many_mrs());
+ * with the provider's keys the server checks that those carry no
+ * structure (check_keys()); the server then checks
  * its memory, the FI_REMOTE_CQ_DATA completion and its FI_RMA_EVENT
  * counters (the endpoint's remote writes and reads, the MR's remote
  * writes: exactly the operations that succeeded), and reports back.
@@ -58,6 +62,14 @@
 #define R_OFF		9000	/* the server's pattern, read by the client */
 #define R_LEN		4096
 #define A_OFF		13312	/* atomics: 64 int64 */
+/* Many MRs side by side, at no alignment: NMR of MLEN bytes from MPRE
+ * bytes into a page (4 a page share it), guards of MGUARD around them */
+#define NMR		64
+#define MLEN		1000
+#define MPRE		100
+#define MGUARD		0xee
+#define MTOTAL		(MPRE + NMR * MLEN + 4096)
+#define NPAST		4	/* MRs written one byte past their end */
 
 static int failures;
 static struct fi_info *info;
@@ -72,6 +84,7 @@ struct srvinfo {
 	struct sockaddr_in6 name;	/* an IPv4 or IPv6 endpoint name */
 	uint64_t key, rokey;
 	uint64_t ovkey[2];	/* two MRs that share a page */
+	uint64_t mkey[NMR];	/* the many MRs */
 };
 
 #define FAIL(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); \
@@ -214,9 +227,10 @@ static void must_fail_with(void *ctx, const char *what, int want)
  * PIPE writes to one target posted back to back, none waited for: those
  * into the fi_write area again (the same bytes, 512 each) must succeed,
  * the others (a wrong key; past the MR's pages) must fail, each with
- * its own error completion.  With the provider's keys all of them are in
- * flight at once as async Direct Map messages, and the target's kernel
- * refuses the bad ones on the error queue, naming each.
+ * its own error completion.  With the provider's keys those with the
+ * right key are in flight at once as async Direct Map messages, and the
+ * target's kernel refuses the ones past the pages on the error queue,
+ * naming each; the wrong key goes the software way.
  */
 #define PIPE		12
 #define PIPE_OK		6	/* j % 4 is 0 or 2 */
@@ -269,6 +283,52 @@ static void pipelined_writes(fi_addr_t s, uint64_t key)
 	       PIPE, PIPE_OK, PIPE - PIPE_OK);
 }
 
+/* What many MR @i must hold once the client is done: its pattern, its
+ * last byte 'L', the int64 at offset 4 plus 1 */
+static void many_expected(int i, unsigned char *out)
+{
+	int64_t v;
+	int j;
+
+	for (j = 0; j < MLEN; j++)
+		out[j] = pat(30 + i % 8, j);
+	out[MLEN - 1] = 'L';
+	memcpy(&v, out + 4, 8);
+	v += 1;
+	memcpy(out + 4, &v, 8);
+}
+
+/* The MRs named one byte past their end */
+static bool many_past(int i)
+{
+	return i == 0 || i == 1 || i == NMR / 2 || i == NMR - 1;
+}
+
+/* The provider's keys carry no structure: distinct, their low 32 bits
+ * (the region ids) too, and every bit position set in one and clear in
+ * another */
+static void check_keys(const uint64_t *k, int n)
+{
+	uint64_t any = 0, all = ~0ULL;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		any |= k[i];
+		all &= k[i];
+		for (j = 0; j < i; j++)
+			if (k[i] == k[j] || (uint32_t)k[i] == (uint32_t)k[j])
+				FAIL("server: MR keys %d and %d: %#llx, %#llx", j, i,
+				     (unsigned long long)k[j],
+				     (unsigned long long)k[i]);
+	}
+	if (any != ~0ULL || all)
+		FAIL("server: over %d MR keys bits %#llx are never set, %#llx always",
+		     n, (unsigned long long)~any, (unsigned long long)all);
+	else
+		printf("# server: %d MR keys distinct, each of the 64 bits set in some and clear in others\n",
+		       n);
+}
+
 static char *page_buf(void)
 {
 	char *p;
@@ -282,7 +342,8 @@ static char *page_buf(void)
 static int server(const char *file)
 {
 	char *mem = page_buf(), *ro = page_buf(), *ov = page_buf();
-	struct fid_mr *mr, *romr, *ovmr[2];
+	unsigned char *many, exp[MLEN];
+	struct fid_mr *mr, *romr, *ovmr[2], *mmr[NMR];
 	struct fid_cntr *rwc, *rrc, *mwc;
 	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP };
 	struct srvinfo si;
@@ -323,6 +384,17 @@ static int server(const char *file)
 			&ovmr[1], NULL));
 	si.ovkey[0] = fi_mr_key(ovmr[0]);
 	si.ovkey[1] = fi_mr_key(ovmr[1]);
+	if (posix_memalign((void **)&many, 4096, MTOTAL))
+		return 1;
+	memset(many, MGUARD, MTOTAL);
+	for (i = 0; i < NMR; i++) {
+		CHECK(fi_mr_reg(domain, many + MPRE + i * MLEN, MLEN,
+				FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 100 + i, 0,
+				&mmr[i], NULL));
+		si.mkey[i] = fi_mr_key(mmr[i]);
+	}
+	if (prov_keys)
+		check_keys(si.mkey, NMR);
 	CHECK(fi_getname(&ep->fid, &si.name, &len));
 	si.key = fi_mr_key(mr);
 	si.rokey = fi_mr_key(romr);
@@ -356,18 +428,20 @@ static int server(const char *file)
 	 * fi_writedata, 12 atomics that write, 2 into the MRs sharing a
 	 * page, PIPE_OK pipelined ones; reads: 3 of the MR, 1 of the
 	 * read-only one, 1 ATOMIC_READ; into the MR: the 2 writes, the 12
-	 * atomics and the pipelined ones */
+	 * atomics and the pipelined ones; and for each of the many MRs 2
+	 * writes and an atomic, 2 reads */
 	printf("# server: FI_RMA_EVENT counters: remote writes %llu, remote reads %llu, writes into the MR %llu\n",
 	       (unsigned long long)fi_cntr_read(rwc),
 	       (unsigned long long)fi_cntr_read(rrc),
 	       (unsigned long long)fi_cntr_read(mwc));
-	if (fi_cntr_read(rwc) != 16 + PIPE_OK || fi_cntr_read(rrc) != 5 ||
+	if (fi_cntr_read(rwc) != 16 + PIPE_OK + 3 * NMR ||
+	    fi_cntr_read(rrc) != 5 + 2 * NMR ||
 	    fi_cntr_read(mwc) != 14 + PIPE_OK)
-		FAIL("server: FI_RMA_EVENT counters %llu %llu %llu, want %d 5 %d",
+		FAIL("server: FI_RMA_EVENT counters %llu %llu %llu, want %d %d %d",
 		     (unsigned long long)fi_cntr_read(rwc),
 		     (unsigned long long)fi_cntr_read(rrc),
 		     (unsigned long long)fi_cntr_read(mwc),
-		     16 + PIPE_OK, 14 + PIPE_OK);
+		     16 + PIPE_OK + 3 * NMR, 5 + 2 * NMR, 14 + PIPE_OK);
 	if (fi_cntr_readerr(rwc) || fi_cntr_readerr(rrc) || fi_cntr_readerr(mwc))
 		FAIL("server: FI_RMA_EVENT error counts");
 	for (i = 0; i < W_LEN; i++)
@@ -398,6 +472,18 @@ static int server(const char *file)
 			FAIL("server: overlapping MRs: byte %d is %#x", i, ov[i] & 0xff);
 			break;
 		}
+	/* the many MRs: exactly their bytes written, the guards not */
+	for (i = 0; i < NMR; i++) {
+		many_expected(i, exp);
+		if (memcmp(many + MPRE + i * MLEN, exp, MLEN))
+			FAIL("server: many MR %d holds other bytes", i);
+	}
+	for (i = 0; i < MTOTAL; i++)
+		if ((i < MPRE || i >= MPRE + NMR * MLEN) && many[i] != MGUARD) {
+			FAIL("server: byte %d beside the many MRs is %#x", i,
+			     many[i]);
+			break;
+		}
 	verdict = failures;
 	{
 		fi_addr_t peer;
@@ -414,6 +500,9 @@ static int server(const char *file)
 	fi_close(&romr->fid);
 	fi_close(&ovmr[0]->fid);
 	fi_close(&ovmr[1]->fid);
+	for (i = 0; i < NMR; i++)
+		fi_close(&mmr[i]->fid);
+	free(many);
 	fi_close(&ep->fid);
 	ep = NULL;
 	fi_close(&rwc->fid);
@@ -421,6 +510,68 @@ static int server(const char *file)
 	fi_close(&mwc->fid);
 	printf("# server: %d failures\n", failures);
 	return failures ? 1 : 0;
+}
+
+/*
+ * The many MRs, at no alignment and 4 to a page: a read of each first
+ * (the target's answer tells the initiator the key is a Direct Map
+ * region), then writes of all of it and of its last byte (Direct Map with
+ * the provider's keys), writes one byte past the end of NPAST of them
+ * (refused by the target's kernel, ERANGE, then by the target: FI_EINVAL),
+ * an atomic, and a read of all of it, checked.
+ */
+static void many_mrs(fi_addr_t s, const struct srvinfo *si)
+{
+	unsigned char b[MLEN], exp[MLEN];
+	int ctx, i, j;
+	int64_t one = 1;
+
+	for (i = 0; i < NMR; i++) {
+		POST(fi_read(ep, b, 8, NULL, s, 0, si->mkey[i], &ctx));
+		must_ok(&ctx, FI_READ, "fi_read of a many MR");
+		for (j = 0; j < 8; j++)
+			if (b[j] != MGUARD)
+				FAIL("many MR %d: byte %d is %#x before any write",
+				     i, j, b[j]);
+	}
+	for (i = 0; i < NMR; i++) {
+		for (j = 0; j < MLEN; j++)
+			b[j] = pat(30 + i % 8, j);
+		POST(fi_write(ep, b, MLEN, NULL, s, 0, si->mkey[i], &ctx));
+		must_ok(&ctx, FI_WRITE, "fi_write of all of a many MR");
+	}
+	for (i = 0; i < NMR; i++) {
+		POST(fi_write(ep, "L", 1, NULL, s, MLEN - 1, si->mkey[i], &ctx));
+		must_ok(&ctx, FI_WRITE, "fi_write of the last byte of a many MR");
+	}
+	for (i = 0; i < NMR; i++) {
+		if (!many_past(i))
+			continue;
+		POST(fi_write(ep, "XY", 2, NULL, s, MLEN - 1, si->mkey[i], &ctx));
+		must_fail_with(&ctx, "fi_write of a many MR's last byte and one past it",
+			       FI_EINVAL);
+		POST(fi_write(ep, "X", 1, NULL, s, MLEN, si->mkey[i], &ctx));
+		must_fail_with(&ctx, "fi_write of the byte past a many MR",
+			       FI_EINVAL);
+	}
+	for (i = 0; i < NMR; i++) {
+		POST(fi_atomic(ep, &one, 1, NULL, s, 4, si->mkey[i], FI_INT64,
+			       FI_SUM, &ctx));
+		must_ok(&ctx, FI_ATOMIC, "fi_atomic on a many MR");
+	}
+	for (i = 0; i < NMR; i++) {
+		POST(fi_read(ep, b, MLEN, NULL, s, 0, si->mkey[i], &ctx));
+		must_ok(&ctx, FI_READ, "fi_read of all of a many MR");
+		many_expected(i, exp);
+		for (j = 0; j < MLEN; j++)
+			if (b[j] != exp[j]) {
+				FAIL("many MR %d: byte %d is %#x, not %#x", i, j,
+				     b[j], exp[j]);
+				break;
+			}
+	}
+	printf("# %d MRs side by side at no alignment: written whole and at their last byte, %d refused one byte past it, atomics, read back\n",
+	       NMR, 2 * NPAST);
 }
 
 static int client(const char *file)
@@ -595,6 +746,8 @@ static int client(const char *file)
 		buf[i] = pat(6, i);
 	POST(fi_write(ep, buf, 4096, NULL, s, 0, si.ovkey[1], &ctx));
 	must_ok(&ctx, FI_WRITE, "fi_write into the second of two MRs sharing a page");
+
+	many_mrs(s, &si);
 
 	/* done: the server checks its memory and answers */
 	CHECK(fi_recv(ep, &verdict, sizeof(verdict), NULL, FI_ADDR_UNSPEC, &i));
