@@ -413,11 +413,19 @@ static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 	peer->rx_packets += n;
 }
 
-/* One data packet, its fields in its control block and its payload at
- * skb->data.  Returns true if the peer should get an ACK at once (not
- * merely the pending one the caller counts).
+/* What a data packet asks of the ACK decision (data_ack()), or'ed over
+ * the packets of a GSO skb or a bundle: 0, merely the pending ACK
  */
-static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
+#define WIND_RX_ACK_NOW	1	/* an ACK at once */
+#define WIND_RX_ACK_DUP	2	/* one at once, as a duplicate or an
+				 * out-of-window packet may draw
+				 * (dupack_limited())
+				 */
+
+/* One data packet, its fields in its control block and its payload at
+ * skb->data.  Returns the WIND_RX_ACK_* it asks for.
+ */
+static unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct sock *sk = peer->sk;
 	struct net *net = sock_net(sk);
@@ -436,11 +444,14 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		peer->duplicates++;
 		WIND_INC_STATS(net, WIND_MIB_IN_DUPLICATES);
 		consume_skb(skb);
-		return true;	/* our ack may have been lost */
+		return WIND_RX_ACK_DUP;	/* our ack may have been lost */
 	}
 	if (!wind_seq_in(seq, peer->rcv_nxt, WIND_RT_BITS)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_WINDOW);
-		goto drop;
+		peer->drops++;
+		atomic_inc(&sk->sk_drops);
+		kfree_skb(skb);
+		return WIND_RX_ACK_DUP;
 	}
 	/* A DSM message may be refused, and its refusal needs a slot until
 	 * the sender's "oldest" shows it saw it: with every slot taken its
@@ -487,7 +498,8 @@ static bool data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	deliver_in_order(peer);
 
 	peer->ack_pending++;
-	return (flags & WIND_F_ACKREQ) || seq != old_nxt || peer->nrefused;
+	return (flags & WIND_F_ACKREQ) || seq != old_nxt || peer->nrefused ?
+	       WIND_RX_ACK_NOW : 0;
 
 refused:
 	/* the next expected: what the peer sent after it waits in vain
@@ -501,15 +513,38 @@ drop:
 	peer->drops++;
 	atomic_inc(&sk->sk_drops);
 	kfree_skb(skb);
-	return true;
+	return WIND_RX_ACK_NOW;
 }
 
-/* After one or more data packets: an ACK now, or the delayed one. */
-static void data_ack(struct wind_peer *peer, bool now)
+/* May a duplicate or an out-of-window packet from @peer draw an ACK at
+ * once?  One per net.wind.dupack_ms at most, as TCP's
+ * tcp_invalid_ratelimit: the first of an interval is answered (a real
+ * peer resends when our ACK was lost, and needs one back), those after
+ * it are counted and left out; the ACK that new data owes goes as ever.
+ */
+static bool dupack_limited(struct wind_peer *peer)
 {
-	if (now || peer->ack_pending >= WIND_ACK_EVERY)
+	u32 now = jiffies;
+	u32 gap = msecs_to_jiffies(WIND_PARAM(peer->sk, dupack_ms));
+
+	if (peer->dupack_at && now - peer->dupack_at < gap) {
+		WIND_INC_STATS(sock_net(peer->sk),
+			       WIND_MIB_OUT_DUPACKS_LIMITED);
+		return true;
+	}
+	peer->dupack_at = now ?: 1;
+	return false;
+}
+
+/* After one or more data packets (@how: their WIND_RX_ACK_*): an ACK
+ * now, or the delayed one.
+ */
+static void data_ack(struct wind_peer *peer, unsigned int how)
+{
+	if ((how & WIND_RX_ACK_NOW) || peer->ack_pending >= WIND_ACK_EVERY ||
+	    ((how & WIND_RX_ACK_DUP) && !dupack_limited(peer)))
 		wind_send_ack(peer);
-	else
+	else if (peer->ack_pending)
 		wind_delack_timer_arm(peer);
 }
 
@@ -571,7 +606,7 @@ void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
  * of the first packet is pulled.
  */
 static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
-			  unsigned int n, bool *now)
+			  unsigned int n, unsigned int *now)
 {
 	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 	struct wind_rtable *rt = peer->rt;
@@ -614,7 +649,8 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 		deliver_message(peer, start, nfrags);
 	deliver_in_order(peer);
 	peer->ack_pending += n;
-	*now |= (flags & WIND_F_ACKREQ) || peer->nrefused;
+	if ((flags & WIND_F_ACKREQ) || peer->nrefused)
+		*now |= WIND_RX_ACK_NOW;
 	return true;
 }
 
@@ -634,19 +670,20 @@ static struct sk_buff *frags_pkt(const struct sk_buff *skb, unsigned int off,
 /* Packet @i of a GSO skb cut into packets, @pkt (NULL: there was no
  * memory for it), with the header fields the segmentation would have
  * given it: those of @first, the first packet's, its seq and frag moved
- * on, WIND_F_ACKREQ only on the @last.  Returns whether an ACK is due
- * at once.
+ * on, WIND_F_ACKREQ only on the @last.  Returns the WIND_RX_ACK_* it asks
+ * for.
  */
-static bool gso_member_rcv(struct wind_peer *peer, struct sk_buff *pkt,
-			   const struct wind_skb_cb *first, unsigned int i,
-			   bool last, ktime_t tstamp)
+static unsigned int gso_member_rcv(struct wind_peer *peer,
+				   struct sk_buff *pkt,
+				   const struct wind_skb_cb *first,
+				   unsigned int i, bool last, ktime_t tstamp)
 {
 	struct wind_skb_cb *cb;
 
 	if (!pkt) {
 		peer->drops++;
 		atomic_inc(&peer->sk->sk_drops);
-		return true;
+		return WIND_RX_ACK_NOW;
 	}
 	pkt->tstamp = tstamp;
 	cb = WIND_SKB_CB(pkt);
@@ -670,7 +707,7 @@ static void gso_rcv_paged(struct wind_peer *peer, struct sk_buff *skb,
 {
 	unsigned int mss = skb_shinfo(skb)->gso_size - WIND_GSO_BIAS;
 	unsigned int i, n = skb_shinfo(skb)->gso_segs, off = 0;
-	bool now = false;
+	unsigned int now = 0;
 
 	for (i = 0; i < n; i++) {
 		unsigned int len = min(mss, skb->data_len - off);
@@ -712,7 +749,8 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	struct sk_buff *member, *next, *pkt;
 	ktime_t tstamp = skb->tstamp;
 	struct wind_skb_cb first;
-	bool now = false, head;
+	unsigned int now = 0;
+	bool head;
 
 	data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
@@ -770,7 +808,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		} else {
 			peer->drops++;
 			atomic_inc(&peer->sk->sk_drops);
-			now = true;
+			now |= WIND_RX_ACK_NOW;
 		}
 		i++;
 	}
@@ -836,7 +874,7 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	unsigned int i, n = ntohs(dh->nfrags), off = WIND_DATA_HLEN;
 	struct in6_addr saddr, daddr;
 	u32 seq = ntohl(wh->seq);
-	bool now = false;
+	unsigned int now = 0;
 
 	data_mark_napi(peer->sk, skb);
 	wind_skb_addrs(skb, &saddr, &daddr);
@@ -853,7 +891,7 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		if (!pkt) {
 			peer->drops++;
 			atomic_inc(&peer->sk->sk_drops);
-			now = true;
+			now |= WIND_RX_ACK_NOW;
 			continue;
 		}
 		cb = WIND_SKB_CB(pkt);

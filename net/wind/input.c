@@ -647,6 +647,8 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	peer = tags_rcv(sk, skb, peer);
 	if (!peer)
 		goto drop;
+	if (unlikely(!peer->tag_ok))
+		wind_ack_budget_add(peer, skb);
 
 	peer->last_active = jiffies;
 	/* A flushing close() does not wait forever on a peer that answers

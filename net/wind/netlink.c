@@ -47,6 +47,11 @@ static struct netlink_range_validation unverified_max_range = {
 	.max	= 65536,
 };
 
+static struct netlink_range_validation dupack_ms_range = {
+	.min	= 0,
+	.max	= 60000,
+};
+
 static const struct nla_policy peer_get_policy[WIND_A_PEER_SOCK_PORT + 1] = {
 	[WIND_A_PEER_SOCK_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 };
@@ -59,6 +64,7 @@ static const struct nla_policy params_set_policy[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_DELACK_MS]	= NLA_POLICY_RANGE(NLA_U32, 1, 1000),
 	[WIND_A_PARAMS_PEER_IDLE_S]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peer_idle_s_range),
 	[WIND_A_PARAMS_UNVERIFIED_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
+	[WIND_A_PARAMS_DUPACK_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &dupack_ms_range),
 };
 
 /* The attribute of each counter of /proc/net/wind_stat */
@@ -104,6 +110,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_ERR_BACKLOG]	= WIND_A_STATS_IN_ERR_BACKLOG,
 	[WIND_MIB_OUT_WIN_PROBES]	= WIND_A_STATS_OUT_WIN_PROBES,
 	[WIND_MIB_IN_ERR_ACK]		= WIND_A_STATS_IN_ERR_ACK,
+	[WIND_MIB_OUT_DUPACKS_LIMITED]	= WIND_A_STATS_OUT_DUPACKS_LIMITED,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */
@@ -459,7 +466,8 @@ static int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, WIND_A_PARAMS_PEER_IDLE_S,
 			READ_ONCE(p->peer_idle_s)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_UNVERIFIED_MAX,
-			READ_ONCE(p->unverified_max))) {
+			READ_ONCE(p->unverified_max)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_DUPACK_MS, READ_ONCE(p->dupack_ms))) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		return -EMSGSIZE;
@@ -502,6 +510,7 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.delack_ms = READ_ONCE(cur->delack_ms);
 	p.peer_idle_s = READ_ONCE(cur->peer_idle_s);
 	p.unverified_max = READ_ONCE(cur->unverified_max);
+	p.dupack_ms = READ_ONCE(cur->dupack_ms);
 
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MIN_MS, &p.rto_min_ms);
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MAX_MS, &p.rto_max_ms);
@@ -510,6 +519,7 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	any |= param_take(tb, WIND_A_PARAMS_DELACK_MS, &p.delack_ms);
 	any |= param_take(tb, WIND_A_PARAMS_PEER_IDLE_S, &p.peer_idle_s);
 	any |= param_take(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &p.unverified_max);
+	any |= param_take(tb, WIND_A_PARAMS_DUPACK_MS, &p.dupack_ms);
 	if (!any) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no tunable given");
 		err = -EINVAL;
@@ -536,6 +546,7 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 		    p.peer_idle_s);
 	param_apply(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &cur->unverified_max,
 		    p.unverified_max);
+	param_apply(tb, WIND_A_PARAMS_DUPACK_MS, &cur->dupack_ms, p.dupack_ms);
 out:
 	mutex_unlock(&params_mutex);
 	return err;

@@ -58,6 +58,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_ERR_BACKLOG]	= "InErrBacklog",
 	[WIND_MIB_OUT_WIN_PROBES]	= "OutWinProbes",
 	[WIND_MIB_IN_ERR_ACK]		= "InErrAck",
+	[WIND_MIB_OUT_DUPACKS_LIMITED]	= "OutDupAcksLimited",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)
@@ -146,6 +147,7 @@ static struct wind_params wind_default_params = {
 	.unverified_max	= 1024,
 	.encap		= WIND_ENCAP_RAW,
 	.udp_port	= WIND_UDP_PORT,
+	.dupack_ms	= 20,
 };
 
 static int one = 1;
@@ -199,6 +201,7 @@ static struct ctl_table wind_sysctl_template[] = {
 	WIND_SYSCTL(peer_idle_s, &one, &idle_limit),
 	WIND_SYSCTL(unverified_max, SYSCTL_ZERO, &unverified_limit),
 	WIND_SYSCTL(encap, SYSCTL_ZERO, SYSCTL_ONE),
+	WIND_SYSCTL(dupack_ms, SYSCTL_ZERO, &rto_limit),
 	{
 		.procname	= "udp_port",
 		.data		= &wind_default_params.udp_port,

@@ -733,8 +733,103 @@ void wind_uncork(struct sock *sk, bool clear)
 }
 
 /**
+ * wind_ack_budget_add() - a packet came from a peer not proven yet
+ * @peer: the peer, its socket locked, !tag_ok
+ * @skb: the packet, its Wind header validated
+ *
+ * Its IP payload bytes (the Wind packet, and the UDP header it came in)
+ * are what our next answer to the peer may take (unproven_ack()).  A GSO
+ * skb counts as its first packet: less than it is, never more.
+ */
+void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb)
+{
+	unsigned int len = ntohs(wind_hdr(skb)->len);
+
+	if (wind_skb_udp(skb))
+		len += sizeof(struct udphdr);
+	peer->ack_budget = min_t(unsigned int, peer->ack_budget + len,
+				 WIND_ACK_BUDGET_MAX);
+}
+
+/* A CHALLENGE to @peer from its state: "prove the tag you claim", with
+ * where our stream to it starts, as wind_send_ctl()'s
+ */
+static void send_challenge(struct wind_peer *peer)
+{
+	struct sock *sk = peer->sk;
+	struct windhdr *wh;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(WIND_HEADROOM + WIND_HLEN, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, WIND_HEADROOM);
+	wh = skb_push(skb, WIND_HLEN);
+	skb_reset_transport_header(skb);
+	memset(wh, 0, WIND_HLEN);
+	wh->source = inet_sk(sk)->inet_sport;
+	wh->dest = peer->dport;
+	wh->len = htons(WIND_HLEN);
+	wh->version_type = WIND_VERSION << 4 | WIND_PKT_CHALLENGE;
+	wh->src_tag = htonl(peer->local_tag);
+	wh->dst_tag = htonl(peer->remote_tag);
+	wh->oldest = htonl(peer->snd_una);
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_CHALLENGES);
+	checksum_and_send(peer, skb, false, 1);
+}
+
+/* An answer to @peer, which has not proven its address (an off-path host
+ * may have sent what we answer in its name), is no larger than what the
+ * peer sent since our last answer (IP payload bytes): as many NAKs as
+ * fit, and the cumulative @ack stops at the first refusal left out, as a
+ * data packet's does (wind_ack_seq()): an ACK that covers a refusal
+ * carries it (the uapi's rule).  The refusals stay recorded for later
+ * ACKs.  Too little for an ACK, a CHALLENGE (32 bytes, less than any
+ * DATA packet) makes a real peer prove its address at once, and be
+ * answered in full.  Return: whether to send the ACK (@n NAKs).
+ */
+static bool unproven_ack(struct wind_peer *peer, unsigned int *n, u32 *ack)
+{
+	unsigned int udp = peer->udp ? sizeof(struct udphdr) : 0;
+	unsigned int budget = peer->ack_budget, i, k;
+
+	peer->ack_budget = 0;
+	if (budget < udp + WIND_ACK_LEN(0)) {
+		if (budget >= udp + WIND_HLEN)
+			send_challenge(peer);
+		return false;
+	}
+	k = min_t(unsigned int, *n, (budget - udp - WIND_ACK_LEN(0)) /
+				    sizeof(struct wind_nak));
+	for (i = k; i < *n; i++)
+		if (wind_seq_before(peer->refused[i].seq, *ack))
+			*ack = peer->refused[i].seq;
+	*n = k;
+	return true;
+}
+
+/* The selective bitmap of an ACK of @ack: bit i, seq ack + 1 + i in */
+static u64 ack_sack(const struct wind_peer *peer, u32 ack)
+{
+	u64 sack = 0;
+	u32 i;
+
+	if (!peer->rt)
+		return 0;
+	if (likely(ack == peer->rcv_nxt))
+		return wind_rt_sack(peer->rt);
+	for (i = 0; i < WIND_SACK_BITS; i++)
+		if (wind_rt_test(peer->rt, ack + 1 + i))
+			sack |= 1ULL << i;
+	return sack;
+}
+
+/**
  * wind_send_ack() - send a pure ACK with selective and refusal information
  * @peer: the peer, its socket locked
+ *
+ * To a peer that has not proven its address, no larger than what it sent
+ * since our last answer (unproven_ack()).
  */
 void wind_send_ack(struct wind_peer *peer)
 {
@@ -742,28 +837,40 @@ void wind_send_ack(struct wind_peer *peer)
 	struct wind_nak *nak;
 	struct sk_buff *skb;
 	unsigned int i, n = peer->nrefused;
+	u32 ack = peer->rcv_nxt;
 
 	if (!route_ok(peer))
 		return;
+	if (unlikely(!peer->tag_ok) && !unproven_ack(peer, &n, &ack)) {
+		/* owed no more: its next packet brings what an answer takes */
+		peer->ack_pending = 0;
+		wind_delack_timer_stop(peer);
+		return;
+	}
 	skb = alloc_skb(WIND_HEADROOM + WIND_ACK_LEN(n), GFP_ATOMIC);
 	if (!skb)
 		return;
 	skb_reserve(skb, WIND_HEADROOM);
 	ah = skb_put(skb, sizeof(*ah));
-	ah->sack = cpu_to_be64(peer->rt ? wind_rt_sack(peer->rt) : 0);
+	ah->sack = cpu_to_be64(ack_sack(peer, ack));
 	ah->nnaks = htons(n);
-	/* a refusal for room is news only while rcv_nxt is still there */
-	ah->flags = peer->room_refused && peer->rcv_refused_seq == peer->rcv_nxt ?
-		    htons(WIND_ACK_REFUSED) : 0;
-	peer->room_refused = 0;
+	ah->flags = 0;
+	if (likely(ack == peer->rcv_nxt)) {
+		/* a refusal for room is news only while rcv_nxt is still
+		 * there
+		 */
+		if (peer->room_refused && peer->rcv_refused_seq == ack)
+			ah->flags = htons(WIND_ACK_REFUSED);
+		peer->room_refused = 0;
+	}
 	ah->reserved2 = 0;
 	for (i = 0; i < n; i++) {
 		nak = skb_put(skb, sizeof(*nak));
 		nak->seq = htonl(peer->refused[i].seq);
 		nak->error = htonl(peer->refused[i].error);
 	}
-	fill_header(peer, skb, WIND_PKT_ACK, 0, peer->snd_nxt, peer->rcv_nxt);
-	trace_wind_ack_send(peer, peer->rcv_nxt, be64_to_cpu(ah->sack), n);
+	fill_header(peer, skb, WIND_PKT_ACK, 0, peer->snd_nxt, ack);
+	trace_wind_ack_send(peer, ack, be64_to_cpu(ah->sack), n);
 	peer->ack_pending = 0;
 	wind_delack_timer_stop(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);

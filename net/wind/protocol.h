@@ -71,6 +71,10 @@ struct rtable;
 /* RESETs a socket sends per second, at most */
 #define WIND_RESET_RATE		200
 #define WIND_PORT_HASH_BITS	8
+/* What an answer to a peer that has not proven its address may take, at
+ * most: the largest ACK, inside UDP (wind_ack_budget_add())
+ */
+#define WIND_ACK_BUDGET_MAX	(WIND_ACK_LEN(WIND_MAX_NAKS) + 8)	/* + udphdr */
 
 /* Counters of a network namespace, shown in /proc/net/wind_stat. */
 enum wind_mib_field {
@@ -115,6 +119,10 @@ enum wind_mib_field {
 	WIND_MIB_IN_ERR_BACKLOG,	/* packets the full backlog dropped */
 	WIND_MIB_OUT_WIN_PROBES,	/* zero-window probes sent */
 	WIND_MIB_IN_ERR_ACK,		/* acks of seqs never sent, ignored */
+	WIND_MIB_OUT_DUPACKS_LIMITED,	/* ACKs that duplicates or
+					 * out-of-window packets drew, not
+					 * sent (net.wind.dupack_ms)
+					 */
 	WIND_MIB_MAX
 };
 
@@ -133,6 +141,9 @@ struct wind_params {
 	int unverified_max;
 	int encap;			/* WIND_ENCAP of new sockets */
 	int udp_port;			/* where we receive Wind in UDP */
+	int dupack_ms;			/* one ACK that duplicates draw a
+					 * peer per this long, at most
+					 */
 };
 
 struct wind_net {
@@ -219,6 +230,10 @@ struct wind_peer {
 	u32 remote_tag;			/* the peer's tag towards us, 0 unknown */
 	u32 mss;			/* payload bytes per data packet */
 	u32 challenge_at;		/* jiffies of our last CHALLENGE, or 0 */
+	u32 dupack_at;			/* jiffies of our last ACK that a
+					 * duplicate or out-of-window packet
+					 * drew, or 0 (net.wind.dupack_ms)
+					 */
 	struct dst_entry *dst;		/* cached route */
 	u32 dst_cookie;			/* an IPv6 route's, for dst_check() */
 	unsigned long last_active;	/* jiffies of the last packet either way */
@@ -273,6 +288,11 @@ struct wind_peer {
 					 */
 	/* receive side, here to fill what the timer's alignment leaves */
 	u8 nrefused;
+	u8 ack_budget;			/* while !tag_ok: IP payload bytes
+					 * it sent since our last answer, up
+					 * to WIND_ACK_BUDGET_MAX: what the
+					 * next may take (output.c)
+					 */
 	u16 ack_pending;		/* packets arrived since our last ack */
 	u16 rcv_wnd;			/* window we last advertised */
 	u32 rx_epoch;			/* wind_sock.rx_epoch it sent data in
@@ -540,6 +560,7 @@ void wind_uncork(struct sock *sk, bool clear);
 void wind_write_space(struct sock *sk);
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
+void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		   u32 local_tag, u32 oldest);
 u16 wind_rcv_window(struct wind_peer *peer);

@@ -254,10 +254,11 @@ PARAMS = {
     "delack_ms": ("WIND_A_PARAMS_DELACK_MS", 1, 1000),
     "peer_idle_s": ("WIND_A_PARAMS_PEER_IDLE_S", 1, 86400),
     "unverified_max": ("WIND_A_PARAMS_UNVERIFIED_MAX", 0, 65536),
+    "dupack_ms": ("WIND_A_PARAMS_DUPACK_MS", 0, 60000),
 }
 DEFAULTS = {"rto_min_ms": 20, "rto_max_ms": 1000, "retries": 10,
             "window": 256, "delack_ms": 4, "peer_idle_s": 300,
-            "unverified_max": 1024}
+            "unverified_max": 1024, "dupack_ms": 20}
 
 
 def sysctl(name):

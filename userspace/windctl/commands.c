@@ -56,6 +56,7 @@ static const struct {
 	{ WIND_A_STATS_IN_ERR_BACKLOG,		"InErrBacklog" },
 	{ WIND_A_STATS_OUT_WIN_PROBES,		"OutWinProbes" },
 	{ WIND_A_STATS_IN_ERR_ACK,		"InErrAck" },
+	{ WIND_A_STATS_OUT_DUPACKS_LIMITED,	"OutDupAcksLimited" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
@@ -67,6 +68,7 @@ static const char *const param_names[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_DELACK_MS]	= "delack_ms",
 	[WIND_A_PARAMS_PEER_IDLE_S]	= "peer_idle_s",
 	[WIND_A_PARAMS_UNVERIFIED_MAX]	= "unverified_max",
+	[WIND_A_PARAMS_DUPACK_MS]	= "dupack_ms",
 };
 
 static const char *const peer_status_names[] = {
