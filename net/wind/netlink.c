@@ -47,6 +47,11 @@ static struct netlink_range_validation unverified_max_range = {
 	.max	= 65536,
 };
 
+static struct netlink_range_validation peers_max_range = {
+	.min	= 1,
+	.max	= 65536,
+};
+
 static const struct nla_policy peer_get_policy[WIND_A_PEER_SOCK_PORT + 1] = {
 	[WIND_A_PEER_SOCK_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 };
@@ -59,6 +64,8 @@ static const struct nla_policy params_set_policy[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_DELACK_MS]	= NLA_POLICY_RANGE(NLA_U32, 1, 1000),
 	[WIND_A_PARAMS_PEER_IDLE_S]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peer_idle_s_range),
 	[WIND_A_PARAMS_UNVERIFIED_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
+	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
+	[WIND_A_PARAMS_PEERS_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peers_max_range),
 };
 
 /* The attribute of each counter of /proc/net/wind_stat */
@@ -459,7 +466,10 @@ static int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, WIND_A_PARAMS_PEER_IDLE_S,
 			READ_ONCE(p->peer_idle_s)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_UNVERIFIED_MAX,
-			READ_ONCE(p->unverified_max))) {
+			READ_ONCE(p->unverified_max)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+			READ_ONCE(p->peers_per_addr_max)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_MAX, READ_ONCE(p->peers_max))) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		return -EMSGSIZE;
@@ -502,6 +512,8 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.delack_ms = READ_ONCE(cur->delack_ms);
 	p.peer_idle_s = READ_ONCE(cur->peer_idle_s);
 	p.unverified_max = READ_ONCE(cur->unverified_max);
+	p.peers_per_addr_max = READ_ONCE(cur->peers_per_addr_max);
+	p.peers_max = READ_ONCE(cur->peers_max);
 
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MIN_MS, &p.rto_min_ms);
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MAX_MS, &p.rto_max_ms);
@@ -510,6 +522,9 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	any |= param_take(tb, WIND_A_PARAMS_DELACK_MS, &p.delack_ms);
 	any |= param_take(tb, WIND_A_PARAMS_PEER_IDLE_S, &p.peer_idle_s);
 	any |= param_take(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &p.unverified_max);
+	any |= param_take(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+			  &p.peers_per_addr_max);
+	any |= param_take(tb, WIND_A_PARAMS_PEERS_MAX, &p.peers_max);
 	if (!any) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no tunable given");
 		err = -EINVAL;
@@ -536,6 +551,9 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 		    p.peer_idle_s);
 	param_apply(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &cur->unverified_max,
 		    p.unverified_max);
+	param_apply(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+		    &cur->peers_per_addr_max, p.peers_per_addr_max);
+	param_apply(tb, WIND_A_PARAMS_PEERS_MAX, &cur->peers_max, p.peers_max);
 out:
 	mutex_unlock(&params_mutex);
 	return err;
