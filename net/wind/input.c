@@ -348,6 +348,17 @@ static void challenge(struct sock *sk, struct sk_buff *skb,
 		      peer->snd_una);
 }
 
+/* A first contact given no state (at unverified_max, a peer limit or
+ * out of memory): a CHALLENGE that the sender answers naming our tag,
+ * SYN-cookie style, at most WIND_RESET_RATE a second as RESETs.
+ */
+static void no_state(struct sock *sk, struct sk_buff *skb, u32 local_tag)
+{
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_NO_STATE);
+	if (__ratelimit(&wind_sk(sk)->challenge_rs))
+		wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
+}
+
 /* The peer state a DATA or ACK packet may act on, given its tags, or
  * NULL when it was answered (RESET, CHALLENGE) or counted, and is to be
  * dropped.  The rules and why they hold are in wind.rst, "Tags".
@@ -384,17 +395,23 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 		if (!verified &&
 		    ws->unverified >= WIND_PARAM(sk, unverified_max)) {
 			/* SYN-cookie style: no state until it answers */
-			WIND_INC_STATS(net, WIND_MIB_IN_NO_STATE);
-			wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
+			no_state(sk, skb, local_tag);
 			return NULL;
 		}
 		/* a link-local peer is reached where it came from */
 		oif = ipv6_addr_type(&saddr) & IPV6_ADDR_LINKLOCAL ?
 		      skb->skb_iif : 0;
 		peer = wind_peer_create(sk, &saddr, wh->source, &daddr, oif,
-					GFP_ATOMIC);
+					GFP_ATOMIC, WIND_PEER_RCV);
 		if (IS_ERR(peer)) {
-			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
+			/* at a peer limit, or out of memory: a verified
+			 * packet has nothing left to prove, and is only
+			 * counted (its sender retries on its timers)
+			 */
+			if (verified)
+				WIND_INC_STATS(net, WIND_MIB_IN_NO_STATE);
+			else
+				no_state(sk, skb, local_tag);
 			return NULL;
 		}
 		if (!verified) {

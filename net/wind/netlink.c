@@ -52,6 +52,11 @@ static struct netlink_range_validation dupack_ms_range = {
 	.max	= 60000,
 };
 
+static struct netlink_range_validation peers_max_range = {
+	.min	= 1,
+	.max	= 65536,
+};
+
 static const struct nla_policy peer_get_policy[WIND_A_PEER_SOCK_PORT + 1] = {
 	[WIND_A_PEER_SOCK_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 };
@@ -65,6 +70,8 @@ static const struct nla_policy params_set_policy[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_PEER_IDLE_S]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peer_idle_s_range),
 	[WIND_A_PARAMS_UNVERIFIED_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
 	[WIND_A_PARAMS_DUPACK_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &dupack_ms_range),
+	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
+	[WIND_A_PARAMS_PEERS_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peers_max_range),
 };
 
 /* The attribute of each counter of /proc/net/wind_stat */
@@ -467,7 +474,10 @@ static int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 			READ_ONCE(p->peer_idle_s)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_UNVERIFIED_MAX,
 			READ_ONCE(p->unverified_max)) ||
-	    nla_put_u32(msg, WIND_A_PARAMS_DUPACK_MS, READ_ONCE(p->dupack_ms))) {
+	    nla_put_u32(msg, WIND_A_PARAMS_DUPACK_MS, READ_ONCE(p->dupack_ms)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+			READ_ONCE(p->peers_per_addr_max)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_MAX, READ_ONCE(p->peers_max))) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		return -EMSGSIZE;
@@ -511,6 +521,8 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.peer_idle_s = READ_ONCE(cur->peer_idle_s);
 	p.unverified_max = READ_ONCE(cur->unverified_max);
 	p.dupack_ms = READ_ONCE(cur->dupack_ms);
+	p.peers_per_addr_max = READ_ONCE(cur->peers_per_addr_max);
+	p.peers_max = READ_ONCE(cur->peers_max);
 
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MIN_MS, &p.rto_min_ms);
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MAX_MS, &p.rto_max_ms);
@@ -520,6 +532,9 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	any |= param_take(tb, WIND_A_PARAMS_PEER_IDLE_S, &p.peer_idle_s);
 	any |= param_take(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &p.unverified_max);
 	any |= param_take(tb, WIND_A_PARAMS_DUPACK_MS, &p.dupack_ms);
+	any |= param_take(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+			  &p.peers_per_addr_max);
+	any |= param_take(tb, WIND_A_PARAMS_PEERS_MAX, &p.peers_max);
 	if (!any) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no tunable given");
 		err = -EINVAL;
@@ -547,6 +562,9 @@ static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	param_apply(tb, WIND_A_PARAMS_UNVERIFIED_MAX, &cur->unverified_max,
 		    p.unverified_max);
 	param_apply(tb, WIND_A_PARAMS_DUPACK_MS, &cur->dupack_ms, p.dupack_ms);
+	param_apply(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
+		    &cur->peers_per_addr_max, p.peers_per_addr_max);
+	param_apply(tb, WIND_A_PARAMS_PEERS_MAX, &cur->peers_max, p.peers_max);
 out:
 	mutex_unlock(&params_mutex);
 	return err;

@@ -145,6 +145,8 @@ static struct wind_params wind_default_params = {
 	.delack_ms	= 4,
 	.peer_idle_s	= 300,
 	.unverified_max	= 1024,
+	.peers_per_addr_max = 256,
+	.peers_max	= 65536,
 	.encap		= WIND_ENCAP_RAW,
 	.udp_port	= WIND_UDP_PORT,
 	.dupack_ms	= 20,
@@ -157,6 +159,7 @@ static int window_limit = WIND_RT_BITS;
 static int delack_limit = 1000;
 static int idle_limit = 86400;
 static int unverified_limit = 65536;
+static int peers_limit = 65536;
 static int port_limit = 65535;
 
 /* net.wind.udp_port: bind the namespace's tunnel socket to the new port
@@ -200,6 +203,8 @@ static struct ctl_table wind_sysctl_template[] = {
 	WIND_SYSCTL(delack_ms, &one, &delack_limit),
 	WIND_SYSCTL(peer_idle_s, &one, &idle_limit),
 	WIND_SYSCTL(unverified_max, SYSCTL_ZERO, &unverified_limit),
+	WIND_SYSCTL(peers_per_addr_max, SYSCTL_ZERO, &peers_limit),
+	WIND_SYSCTL(peers_max, &one, &peers_limit),
 	WIND_SYSCTL(encap, SYSCTL_ZERO, SYSCTL_ONE),
 	WIND_SYSCTL(dupack_ms, SYSCTL_ZERO, &rto_limit),
 	{

@@ -1532,7 +1532,7 @@ lookup:
 		else
 			saddr = sk->sk_v6_rcv_saddr;
 		peer = wind_peer_create(sk, &daddr, dport, &saddr, oif,
-					GFP_KERNEL);
+					GFP_KERNEL, 0);
 		if (IS_ERR(peer)) {
 			err = PTR_ERR(peer);
 			goto out;

@@ -7,6 +7,7 @@
 #include <linux/errqueue.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/ip.h>
@@ -15,9 +16,6 @@
 #include <net/sock.h>
 
 #include "protocol.h"
-
-/* A flood of spoofed sources must not grow a socket without bound. */
-#define WIND_MAX_PEERS	65536
 
 /* Peers have a cache of their own: with an IPv6 address they no longer
  * fit kmalloc-512, and /proc/slabinfo counts them apart.
@@ -39,6 +37,79 @@ static struct hlist_head *peer_bucket(struct wind_sock *ws,
 			     ws->hash_seed);
 
 	return &ws->peers[h >> (32 - WIND_PEER_HASH_BITS)];
+}
+
+static const struct rhashtable_params addr_params = {
+	.key_len		= sizeof(struct in6_addr),
+	.key_offset		= offsetof(struct wind_addr, addr),
+	.head_offset		= offsetof(struct wind_addr, node),
+	.automatic_shrinking	= true,
+};
+
+/**
+ * wind_peers_init() - set up a new socket's count of peers per address
+ * @sk: the socket
+ *
+ * The table holds an entry per remote address the socket has peers at,
+ * no more entries than peers, and grows and shrinks with them.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int wind_peers_init(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	int err;
+
+	err = rhashtable_init(&ws->addrs, &addr_params);
+	if (!err)
+		ws->addrs_ok = 1;
+	return err;
+}
+
+/* Count @peer at its address; a first packet (@rcv) may not take one
+ * address past peers_per_addr_max.
+ */
+static int addr_get(struct wind_peer *peer, bool rcv, gfp_t gfp)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	struct wind_addr *a, *old;
+
+	a = rhashtable_lookup_fast(&ws->addrs, &peer->daddr6, addr_params);
+	if (a) {
+		if (rcv && a->npeers >= WIND_PARAM(peer->sk, peers_per_addr_max))
+			return -EDQUOT;
+		a->npeers++;
+		peer->src = a;
+		return 0;
+	}
+	if (rcv && !WIND_PARAM(peer->sk, peers_per_addr_max))
+		return -EDQUOT;
+	a = kzalloc(sizeof(*a), gfp);
+	if (!a)
+		return -ENOMEM;
+	a->addr = peer->daddr6;
+	a->npeers = 1;
+	old = rhashtable_lookup_get_insert_fast(&ws->addrs, &a->node,
+						addr_params);
+	if (old) {
+		/* an error (the table could not grow): no state for it */
+		kfree(a);
+		return IS_ERR(old) ? PTR_ERR(old) : -EEXIST;
+	}
+	peer->src = a;
+	return 0;
+}
+
+static void addr_put(struct wind_peer *peer)
+{
+	struct wind_addr *a = peer->src;
+
+	peer->src = NULL;
+	if (!a || --a->npeers)
+		return;
+	rhashtable_remove_fast(&wind_sk(peer->sk)->addrs, &a->node,
+			       addr_params);
+	kfree_rcu(a, rcu);
 }
 
 /**
@@ -231,13 +302,19 @@ void wind_peer_set_form(struct wind_peer *peer)
  *	   routing choose
  * @oif: the interface an IPv6 link-local @daddr is on, or 0
  * @gfp: allocation flags for the context
+ * @flags: WIND_PEER_RCV for a peer a packet from it makes: it may not
+ *	   take its address past peers_per_addr_max (wind.rst, "Tags")
+ *
+ * A socket holds at most peers_max peers (-ENOBUFS past it); a first
+ * packet from a peer at an address that has peers_per_addr_max already
+ * gets -EDQUOT.
  *
  * Return: the new peer (owned by the table) or an ERR_PTR.
  */
 struct wind_peer *wind_peer_create(struct sock *sk,
 				   const struct in6_addr *daddr, __be16 dport,
 				   const struct in6_addr *saddr, int oif,
-				   gfp_t gfp)
+				   gfp_t gfp, unsigned int flags)
 {
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_net *wn = wind_net(sock_net(sk));
@@ -246,7 +323,7 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	int err;
 
 	sock_owned_by_me(sk);
-	if (ws->npeers >= WIND_MAX_PEERS || ws->closing)
+	if (ws->npeers >= READ_ONCE(wn->params.peers_max) || ws->closing)
 		return ERR_PTR(-ENOBUFS);
 	peer = wind_sk_alloc(sk, wind_peer_cachep, gfp | __GFP_ZERO);
 	if (!peer)
@@ -263,8 +340,14 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	peer->oif = oif;
 	peer->local_tag = wind_local_tag(sk, daddr, dport);
 	peer->udp_sport = wind_udp_sport(sock_net(sk));
+	err = addr_get(peer, flags & WIND_PEER_RCV, gfp);
+	if (err) {
+		kmem_cache_free(wind_peer_cachep, peer);
+		return ERR_PTR(err);
+	}
 	err = wind_peer_route(peer);
 	if (err) {
+		addr_put(peer);
 		kmem_cache_free(wind_peer_cachep, peer);
 		return ERR_PTR(err);
 	}
@@ -486,6 +569,7 @@ void wind_peer_remove(struct wind_peer *peer)
 		return;
 	peer->state = WIND_PEER_DEAD;
 	hlist_del_rcu(&peer->hnode);
+	addr_put(peer);
 	WRITE_ONCE(ws->npeers, ws->npeers - 1);
 	if (peer->unverified)
 		ws->unverified--;

@@ -28,6 +28,7 @@
 #include <linux/percpu.h>
 #include <linux/ratelimit.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/sctp.h>
 #include <linux/siphash.h>
 #include <linux/xarray.h>
@@ -139,6 +140,10 @@ struct wind_params {
 	int delack_ms;
 	int peer_idle_s;
 	int unverified_max;
+	int peers_per_addr_max;		/* peers a first packet makes per
+					 * remote address
+					 */
+	int peers_max;			/* peers a socket holds */
 	int encap;			/* WIND_ENCAP of new sockets */
 	int udp_port;			/* where we receive Wind in UDP */
 	int dupack_ms;			/* one ACK that duplicates draw a
@@ -197,6 +202,7 @@ struct wind_peer {
 	struct hlist_node hnode;	/* in wind_sock.peers */
 	struct rcu_head rcu;
 	struct sock *sk;		/* holds a reference */
+	struct wind_addr *src;		/* its address's count of peers */
 	refcount_t refcnt;
 	/* The peer's address and ours towards it: an IPv4 one v4-mapped,
 	 * daddr and saddr its last word.
@@ -359,6 +365,11 @@ struct wind_sock {
 					 */
 	u32 rx_senders_prev;		/* and in the one before it */
 	struct ratelimit_state reset_rs;	/* RESETs sent */
+	struct ratelimit_state challenge_rs;	/* stateless CHALLENGEs */
+	struct rhashtable addrs;	/* wind_addr by remote address;
+					 * socket lock
+					 */
+	u8 addrs_ok:1;			/* addrs was initialized */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 encap;			/* WIND_ENCAP_* */
 	u8 recverr:1;
@@ -502,6 +513,17 @@ static inline u32 wind_peer_status(const struct wind_peer *peer)
 	return WIND_PEER_STATUS_IDLE;
 }
 
+/* The peers of a socket at one remote address (peer.c) */
+struct wind_addr {
+	struct rhash_head node;		/* in wind_sock.addrs */
+	struct in6_addr addr;		/* an IPv4 one v4-mapped */
+	u32 npeers;
+	struct rcu_head rcu;
+};
+
+/* wind_peer_create() flags: a first packet from it (not a send) */
+#define WIND_PEER_RCV		1
+
 /* port.c */
 int wind_port_get(struct sock *sk, unsigned short snum);
 void wind_port_put(struct sock *sk);
@@ -528,7 +550,8 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 struct wind_peer *wind_peer_create(struct sock *sk,
 				   const struct in6_addr *daddr, __be16 dport,
 				   const struct in6_addr *saddr, int oif,
-				   gfp_t gfp);
+				   gfp_t gfp, unsigned int flags);
+int wind_peers_init(struct sock *sk);
 int wind_peer_route(struct wind_peer *peer);
 void wind_peer_put(struct wind_peer *peer);
 void wind_peer_fail(struct wind_peer *peer, int err);

@@ -5,6 +5,7 @@
  */
 #include <linux/errqueue.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <asm/ioctls.h>
 #include <linux/sockios.h>
 #include <net/inet_common.h>
@@ -18,8 +19,11 @@
 static int wind_init_sock(struct sock *sk)
 {
 	struct wind_sock *ws = wind_sk(sk);
-	int i;
+	int i, err;
 
+	err = wind_peers_init(sk);
+	if (err)
+		return err;
 	do {
 		ws->incarnation = get_random_u32();
 	} while (!ws->incarnation);
@@ -28,6 +32,9 @@ static int wind_init_sock(struct sock *sk)
 	ratelimit_state_init(&ws->reset_rs, HZ, WIND_RESET_RATE);
 	/* RESETs held back are not logged: it is never exited */
 	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);
+	/* stateless CHALLENGEs (input.c) as RESETs */
+	ratelimit_state_init(&ws->challenge_rs, HZ, WIND_RESET_RATE);
+	ratelimit_set_flags(&ws->challenge_rs, RATELIMIT_MSG_ON_RELEASE);
 	spin_lock_init(&ws->mem_lock);
 	ws->msgtype = WIND_ASYNC_ORDERED;
 	ws->encap = WIND_PARAM(sk, encap);
@@ -100,6 +107,10 @@ static void wind_close(struct sock *sk, long timeout)
 	wind_pages_release(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
 	release_sock(sk);
+	/* closing: no peer is made from now on, and none is left */
+	if (ws->addrs_ok)
+		rhashtable_destroy(&ws->addrs);
+	ws->addrs_ok = 0;
 	sk_common_release(sk);
 }
 

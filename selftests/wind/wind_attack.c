@@ -889,6 +889,92 @@ TEST_F(attack, flood_of_spoofed_first_contacts)
 	EXPECT_EQ(0, associate(&self->n, 2, 70));
 }
 
+/* The peers of the socket on @port in @ns, from /proc/net/wind, or -1 */
+static long sock_peers(const char *ns, uint16_t port)
+{
+	char socks[8192], *line;
+	unsigned int p;
+	long n;
+
+	if (wind_read_file_in(ns, "/proc/thread-self/net/wind", socks,
+			      sizeof(socks)) <= 0)
+		return -1;
+	for (line = strchr(socks, '\n'); line && line[1];
+	     line = strchr(line + 1, '\n'))
+		if (sscanf(line + 1, "%*d: %*8s:%4X %*s %*s %*s %*s %*s %ld",
+			   &p, &n) == 2 && p == port)
+			return n;
+	return -1;
+}
+
+/*
+ * One host (the attacker's own address, no forgery) opens 40 ordinary
+ * Wind sockets, each sending B one message: every one answers its
+ * CHALLENGE, so unverified_max does not bound them.  B, with
+ * peers_per_addr_max 8, holds at most 8 peers of that address, answers
+ * the rest statelessly (InNoState), and the real peer A on another host
+ * is still served, its messages exact.
+ */
+TEST_F(attack, one_host_many_ports_bounded_per_address)
+{
+	uint8_t buf[256], in[512];
+	struct sockaddr_in sa, from;
+	long no_state0, peers, from_eve = 0;
+	int eve[40], i, got_a = 0;
+	ssize_t r;
+
+	EXPECT_EQ(0, wind_write_file_in(wind_ns(B),
+					"/proc/sys/net/wind/peers_per_addr_max",
+					"8"));
+	ASSERT_EQ(0, associate(&self->n, 1, 40));
+	no_state0 = wind_stat(wind_ns(B), "InNoState");
+	for (i = 0; i < 40; i++) {
+		eve[i] = wind_bound_socket(wind_ns(EVE), 0, &sa);
+		ASSERT_LE(0, eve[i]);
+		wind_fill(buf, 100, 3000 + i);
+		EXPECT_EQ(0, send_to(eve[i], buf, 100, B, self->n.b_port,
+				     MSG_DONTWAIT));
+	}
+	/* the first contacts and the CHALLENGEs they answer */
+	wind_stat_wait(wind_ns(B), "InNoState", no_state0 + 32, 5000);
+	peers = sock_peers(wind_ns(B), self->n.b_port);
+	/* A and at most 8 of the attacker's */
+	EXPECT_LE(0, peers);
+	EXPECT_LE(peers, 1 + 8);
+	EXPECT_LE(no_state0 + 32, wind_stat(wind_ns(B), "InNoState"));
+	/* the real peer is served with its address's room untouched */
+	for (i = 0; i < 3; i++) {
+		wind_fill(buf, 200, 500 + i);
+		EXPECT_EQ(0, send_to(self->n.a, buf, 200, B, self->n.b_port,
+				     0));
+	}
+	while (got_a < 3) {
+		r = wind_recv_wait(self->n.b, in, sizeof(in), &from, WAIT_MS);
+		if (r < 0)
+			break;
+		if (from.sin_addr.s_addr == wind_node_addr(EVE)) {
+			from_eve++;
+			continue;
+		}
+		EXPECT_EQ(wind_node_addr(A), from.sin_addr.s_addr);
+		EXPECT_EQ(200, r);
+		EXPECT_TRUE(wind_fill_ok(in, 200, 500 + got_a));
+		got_a++;
+	}
+	TH_LOG("B peers %ld, %ld attacker messages taken, InNoState +%ld",
+	       peers, from_eve, wind_stat(wind_ns(B), "InNoState") - no_state0);
+	EXPECT_EQ(3, got_a);
+	EXPECT_LE(from_eve, 8);
+	EXPECT_LE(sock_peers(wind_ns(B), self->n.b_port), 1 + 8);
+	for (i = 0; i < 40; i++) {
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		/* what B never took is dropped, not waited for */
+		setsockopt(eve[i], SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(eve[i]);
+	}
+}
+
 /* B's WIND_PEER_INFO of A: what B last told A it takes (wpi_rcv_wnd) */
 static int rcv_wnd_of_a(struct nodes *n, uint32_t *wnd)
 {

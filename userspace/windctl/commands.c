@@ -69,6 +69,8 @@ static const char *const param_names[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_PEER_IDLE_S]	= "peer_idle_s",
 	[WIND_A_PARAMS_UNVERIFIED_MAX]	= "unverified_max",
 	[WIND_A_PARAMS_DUPACK_MS]	= "dupack_ms",
+	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = "peers_per_addr_max",
+	[WIND_A_PARAMS_PEERS_MAX]	= "peers_max",
 };
 
 static const char *const peer_status_names[] = {
