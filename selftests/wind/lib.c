@@ -1060,3 +1060,15 @@ bool wind_rx_empty(int fd)
 
 	return recv(fd, &c, 1, MSG_DONTWAIT | MSG_PEEK) == -1 && errno == EAGAIN;
 }
+
+int wind_node_peer_info(int fd, int node, uint16_t port,
+		   struct wind_peer_info *info)
+{
+	socklen_t len = sizeof(*info);
+	struct sockaddr_in sin;
+
+	memset(info, 0, sizeof(*info));
+	wind_sin(&sin, wind_node_addr(node), port);
+	memcpy(&info->wpi_addr, &sin, sizeof(sin));
+	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len) ? -1 : 0;
+}

@@ -180,6 +180,10 @@ int wind_link_wait(const char *ns, const char *dev, long long deadline);
 void wind_sin(struct sockaddr_in *sa, in_addr_t addr_be, uint16_t port);
 /* poll() fd for events; returns revents, 0 on timeout, -1 on error */
 int wind_poll(int fd, short events, int timeout_ms);
+/* WIND_PEER_INFO on fd of the peer at node's port, into *info: 0 or -1 (libwind has a wind_peer_info() of its own) */
+int wind_node_peer_info(int fd, int node, uint16_t port,
+		   struct wind_peer_info *info);
+
 /*
  * The next message on fd, waiting up to timeout_ms: its length and, in
  * *from, its sender; -1 with errno (ETIMEDOUT when nothing came).

@@ -435,19 +435,6 @@ TEST_F(attack, real_restart_proves_itself)
 	EXPECT_EQ(0, associate(&self->n, 2, 40));
 }
 
-/* @fd's peer state for node @node, port @port, into *@info: 0, or -1 */
-static int peer_info(int fd, int node, uint16_t port,
-		     struct wind_peer_info *info)
-{
-	socklen_t len = sizeof(*info);
-	struct sockaddr_in sin;
-
-	memset(info, 0, sizeof(*info));
-	wind_sin(&sin, wind_node_addr(node), port);
-	memcpy(&info->wpi_addr, &sin, sizeof(sin));
-	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len) ? -1 : 0;
-}
-
 /* A DATA packet "from" node @from (port @sport) to node @to, claiming
  * the first contact (dst_tag 0) with the made-up tag @tag.
  */
@@ -496,10 +483,10 @@ TEST_F(attack, first_contact_race)
 	/* A's peer state for B exists (its packet is on its way) and
 	 * knows no tag of B's yet: the window the attacker aims at
 	 */
-	for (i = 0; i < 2000 && peer_info(self->n.a, B, self->n.b_port, &info);
-	     i++)
+	for (i = 0; i < 2000 &&
+		    wind_node_peer_info(self->n.a, B, self->n.b_port, &info); i++)
 		usleep(1000);
-	ASSERT_EQ(0, peer_info(self->n.a, B, self->n.b_port, &info));
+	ASSERT_EQ(0, wind_node_peer_info(self->n.a, B, self->n.b_port, &info));
 	ASSERT_EQ(0, info.wpi_remote_tag);
 	for (i = 0; i < 300 && !atomic_load(&s.done); i++) {
 		forge_first(&self->n, B, self->n.b_port, A, self->n.a_port,

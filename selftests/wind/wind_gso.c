@@ -570,19 +570,6 @@ static ssize_t dsm_send(int fd, const wind_sa *to, int flags,
 	return sendmsg(fd, &msg, flags);
 }
 
-/* WIND_PEER_INFO on @fd of the peer at node @node's @port */
-static int gso_peer_info(int fd, int node, uint16_t port,
-			 struct wind_peer_info *info)
-{
-	socklen_t len = sizeof(*info);
-	struct sockaddr_in sin;
-
-	memset(info, 0, sizeof(*info));
-	wind_sin(&sin, wind_node_addr(node), port);
-	memcpy(&info->wpi_addr, &sin, sizeof(sin));
-	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len);
-}
-
 #define HELD_BYTES	65536
 
 /*
@@ -618,7 +605,7 @@ TEST_F(gso, message_held_for_its_last_packet)
 	ASSERT_EQ(WIND_MSG_MIN, wind_recv_wait(self->rx, got, HELD_BYTES, &from,
 					       WAIT_MS));
 	ASSERT_EQ(0, getsockname(self->tx, (struct sockaddr *)&me, &alen));
-	ASSERT_EQ(0, gso_peer_info(self->tx, 1, PORT, &ti));
+	ASSERT_EQ(0, wind_node_peer_info(self->tx, 1, PORT, &ti));
 	mss = ti.wpi_mss;
 	npkts = (HELD_BYTES + mss - 1) / mss;
 	last = HELD_BYTES - (npkts - 1) * mss;
@@ -638,7 +625,7 @@ TEST_F(gso, message_held_for_its_last_packet)
 	end = wind_now_ms() + WAIT_MS;
 	do {
 		usleep(10000);
-		ASSERT_EQ(0, gso_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
+		ASSERT_EQ(0, wind_node_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
 	} while (ri.wpi_rcv_queued < npkts - 1 && wind_now_ms() < end);
 	TH_LOG("held %u of %u packets (mss %u, last %u B), %llu packets in",
 	       ri.wpi_rcv_queued, npkts, mss, last,
@@ -654,7 +641,7 @@ TEST_F(gso, message_held_for_its_last_packet)
 	ASSERT_EQ(HELD_BYTES, n);
 	EXPECT_EQ(0, memcmp(msg, got, HELD_BYTES));
 	EXPECT_EQ(2, wind_msg_check(got, n));
-	ASSERT_EQ(0, gso_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
+	ASSERT_EQ(0, wind_node_peer_info(self->rx, 0, ntohs(me.sin_port), &ri));
 	EXPECT_EQ(0, ri.wpi_rcv_queued);
 	EXPECT_EQ(2, ri.wpi_rx_messages);
 	free(msg);
