@@ -62,32 +62,41 @@ void wind_retransmit_one(struct wind_peer *peer, struct sk_buff *skb,
 	wind_retransmit(peer, skb, flags, why);
 }
 
-static struct sk_buff *find_seq(struct wind_peer *peer, u32 seq)
-{
-	struct sk_buff *skb;
-
-	skb_queue_walk(&peer->wq, skb) {
-		if (skb == peer->send_head)
-			break;
-		if (WIND_SKB_CB(skb)->seq == seq)
-			return skb;
-	}
-	return NULL;
-}
-
-/* The receiver refused the message starting at seq: tell its sender. */
+/*
+ * The receiver refused the message starting at @seq: tell its sender,
+ * once, however many ACKs repeat it.  A receiver judges a message once
+ * all of it is in, so its first packets may be acknowledged already (a
+ * head resent alone after a CHALLENGE, a later packet lost): any of its
+ * packets still on the write queue names it.  The ACK that carries the
+ * refusal covers the message's last packet, so one is still there.
+ */
 static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 {
+	struct sk_buff *skb, *found = NULL;
 	struct wind_sync_waiter *w;
-	struct sk_buff *skb;
 
-	if (!wind_seq_in(seq, peer->snd_una, peer->snd_max - peer->snd_una))
+	skb_queue_walk(&peer->wq, skb) {
+		const struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		u32 start = cb->seq - cb->frag;
+
+		if (skb == peer->send_head || wind_seq_after(start, seq))
+			break;
+		if (start != seq)
+			continue;
+		if (cb->refused)
+			return;
+		found = found ?: skb;
+	}
+	if (!found)
 		return;
-	skb = find_seq(peer, seq);
-	/* report each refusal once, however many ACKs repeat it */
-	if (!skb || WIND_SKB_CB(skb)->frag || WIND_SKB_CB(skb)->refused)
-		return;
-	WIND_SKB_CB(skb)->refused = 1;
+	/* all of it: an ACK may take its packets off one by one */
+	skb = found;
+	skb_queue_walk_from(&peer->wq, skb) {
+		if (skb == peer->send_head ||
+		    WIND_SKB_CB(skb)->seq - WIND_SKB_CB(skb)->frag != seq)
+			break;
+		WIND_SKB_CB(skb)->refused = 1;
+	}
 	if (!error || error > 4095)
 		error = EIO;
 	list_for_each_entry(w, &peer->sync_waiters, node) {
@@ -96,7 +105,7 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 			return;
 		}
 	}
-	wind_report_error(peer->sk, peer, error, 1, WIND_SKB_CB(skb)->msgid);
+	wind_report_error(peer->sk, peer, error, 1, WIND_SKB_CB(found)->msgid);
 }
 
 /* Was the packet sent at @t1 with @seq1 sent after the one at @t2, @seq2?

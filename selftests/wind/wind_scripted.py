@@ -39,6 +39,13 @@ two async messages (a wind_nak in the ACK that covers both): the sender
 queues one report on its error queue, with that message's id, and none
 for the ACK that repeats the refusal nor for a refusal of a seq it
 never sent.
+
+refusal_after_its_head_was_acked (wind(7), "Errors"): a receiver judges a
+message when all of it is in, so the ACK that refuses it may come after
+one that took its first packet alone (the first packet resent after a
+CHALLENGE, or a later one lost).  The sync send still fails with the
+receiver's error, and an async message's refusal is still reported,
+once.
 """
 import errno
 import os
@@ -371,6 +378,74 @@ def refusals_reported_once(t):
     tx.close()
 
 
+def refusal_after_its_head_was_acked(t):
+    port_a, port_b = PORT_A + 40, PORT_B + 40
+    for kv in ("rto_min_ms=1000", "rto_max_ms=2000", "retries=5"):
+        run("ip", "netns", "exec", A, "sysctl", "-qw", f"net.wind.{kv}")
+    tx = wind_socket(A, port_a)
+    tx.setsockopt(SOL_WIND, WIND_RECVERR, 1)
+    b = ScriptedB(port_a, port_b)
+    result = {}
+
+    def send():
+        try:
+            result["sync"] = tx.sendto(b"s" * 3000, MSG_WIND_SYNC,
+                                       (ADDR_B, port_b))
+        except OSError as e:
+            result["sync"] = errno.errorcode.get(e.errno, str(e))
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    seqs, n = [], 0
+    try:
+        p = b.data()
+        n = b.nfrags if p else 0
+        seqs = [p[0]] if p else []
+        seqs += [q[0] for q in (b.data() for _ in range(n - 1)) if q]
+        s0 = seqs[0] if seqs else 0
+        # the first packet taken alone; then all, the message refused
+        b.ack(s0 + 1, 16)
+        time.sleep(0.05)
+        b.ack(s0 + n, 16, naks=[(s0, errno.EACCES)])
+    finally:
+        sender.join(15)
+    t.check("a 3,000 B sync message: three packets in seq order",
+            n == 3 and seqs == [s0 + i for i in range(n)],
+            f"nfrags {n}, seqs {[q - s0 for q in seqs]} (seq - s0)")
+    t.check("refused after its first packet was acknowledged: the sync "
+            "send fails with the receiver's error",
+            not sender.is_alive() and result.get("sync") == "EACCES",
+            f"sync send: {result.get('sync', 'still blocked')}")
+
+    # the same for an async message: one report, with its id
+    s1 = s0 + n
+    tx.sendmsg([b"a" * 3000],
+               [(SOL_WIND, WIND_CMSG_MSGID, struct.pack("=I", 0x33))],
+               0, (ADDR_B, port_b))
+    got = []
+    while len(got) < 3:
+        q = b.data()
+        if q is None:
+            break
+        if (q[0] - s1) % (1 << 32) < 1 << 31:   # not a resend of s0..
+            got.append(q)
+    acks = wind_stat(A, "InAcks")
+    b.ack(s1 + 1, 16)
+    b.ack(s1 + 3, 16, naks=[(s1, errno.ERANGE)])
+    b.ack(s1 + 3, 16, naks=[(s1, errno.ERANGE)])
+    end = time.monotonic() + 10
+    while wind_stat(A, "InAcks") < acks + 3 and time.monotonic() < end:
+        time.sleep(0.02)
+    reports = errqueue(tx)
+    t.check("an async message refused after its first packet was "
+            "acknowledged is reported once, with its id",
+            [q[0] for q in got] == [s1, s1 + 1, s1 + 2] and
+            reports == [(errno.ERANGE, SO_EE_ORIGIN_WIND, 1, 0x33)],
+            f"seqs {[q[0] - s1 for q in got]}, reports {reports}")
+    b.close()
+    tx.close()
+
+
 def errqueue(s):
     """What the error queue holds now: (errno, origin, info, data) each."""
     out = []
@@ -390,13 +465,14 @@ def errqueue(s):
 
 
 def main():
-    t = Ktap(13)
+    t = Ktap(16)
     try:
         setup()
         refused_then_covered(t)
         reneged_sacks_resent(t)
         runs_split_where_acks_end(t)
         refusals_reported_once(t)
+        refusal_after_its_head_was_acked(t)
     finally:
         netns_del(A, B)
     return 1 if t.failed else 0
