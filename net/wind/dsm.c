@@ -251,6 +251,42 @@ VISIBLE_IF_KUNIT int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 }
 EXPORT_SYMBOL_IF_KUNIT(wind_diff_walk);
 
+/* The key-failure bucket of @addr: by address, not port (a guesser has
+ * one host and any number of ports), through a keyed hash (a host
+ * cannot pick addresses that share a slot with another's), in a table
+ * of fixed size (nothing a guesser can grow).  A failure takes a token;
+ * with none left, every DSM message from the address is refused unread.
+ * A token comes back after WIND_KEYFAIL_REFILL without a message
+ * refused so: a guesser that does not stop gets none back.
+ */
+static struct wind_keyfail *keyfail_slot(struct wind_sock *ws,
+					 const struct in6_addr *addr)
+{
+	u64 h = siphash(addr, sizeof(*addr), &ws->keyfail_key);
+
+	return &ws->keyfail[h % WIND_KEYFAIL_SLOTS];
+}
+
+static bool keyfail_empty(struct wind_keyfail *kf)
+{
+	unsigned long now = jiffies, n;
+
+	if (kf->tokens < WIND_KEYFAIL_BURST) {
+		n = (now - kf->stamp) / WIND_KEYFAIL_REFILL;
+		if (n >= WIND_KEYFAIL_BURST - kf->tokens) {
+			kf->tokens = WIND_KEYFAIL_BURST;
+			kf->stamp = now;
+		} else {
+			kf->tokens += n;
+			kf->stamp += n * WIND_KEYFAIL_REFILL;
+		}
+	}
+	if (kf->tokens)
+		return false;
+	kf->stamp = now;	/* refused unread: the refill starts again */
+	return true;
+}
+
 /**
  * wind_dsm_deliver() - carry out the DSM mode of a reassembled message
  * @peer: the sender, its socket locked
@@ -261,6 +297,9 @@ EXPORT_SYMBOL_IF_KUNIT(wind_diff_walk);
  *
  * Everything that can fail (checks, the allocation of @hdr) happens
  * before the first byte is written: a refused message writes nothing.
+ *
+ * A source address that used up its key failures (keyfail_slot()) is
+ * refused with -EBUSY before the region or key is looked at.
  *
  * Return: 1 when *@hdr must be queued, 0 when the message is consumed,
  * or a negative errno for a refusal (nothing was written).
@@ -275,6 +314,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	u32 hdr_len, data_len, region;
 	u64 offset, key;
 	struct sk_buff *h = NULL;
+	struct wind_keyfail *kf;
 	int data_off, err;
 
 	if (skb_copy_bits(skb, 0, &dh, sizeof(dh)))
@@ -289,9 +329,16 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	data_off = sizeof(dh) + hdr_len;
 	data_len = skb->len - data_off;
 
+	kf = keyfail_slot(ws, &peer->daddr6);
+	if (keyfail_empty(kf)) {
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_LIMITED);
+		return -EBUSY;
+	}
 	r = xa_load(&ws->regions, region);
-	if (!r || crypto_memneq(&r->key, &key, sizeof(key)))
+	if (!r || crypto_memneq(&r->key, &key, sizeof(key))) {
+		kf->tokens--;
 		return -EACCES;
+	}
 	if (offset > r->len)
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {

@@ -359,6 +359,44 @@ static void no_state(struct sock *sk, struct sk_buff *skb, u32 local_tag)
 		wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
 }
 
+/* A DSM packet (a region and a key to try) from a peer that has not
+ * proven its address: no key is tried for it.  Dropped before
+ * reassembly, unacknowledged, and answered with a CHALLENGE; a real
+ * sender answers it and sends again at once (challenge_rcv()).  With no
+ * peer state yet the CHALLENGE is stateless and none is made, as for
+ * the first contacts past unverified_max (and rate-limited as theirs).
+ * True when it was dropped.
+ */
+static bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
+			   struct wind_peer *peer)
+{
+	const struct windhdr *wh = wind_hdr(skb);
+	struct in6_addr saddr, daddr;
+	u32 local_tag;
+
+	if ((wh->version_type & 0xf) != WIND_PKT_DATA ||
+	    !(wh->flags & WIND_F_DSM))
+		return false;
+	if (peer) {
+		if (peer->tag_ok)
+			return false;
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_UNVERIFIED);
+		challenge(sk, skb, peer);
+		return true;
+	}
+	/* our tag: a verified first contact; any other: tags_rcv()
+	 * counts, RESETs and drops it
+	 */
+	if (wh->dst_tag)
+		return false;
+	wind_skb_addrs(skb, &saddr, &daddr);
+	local_tag = wind_local_tag(sk, &saddr, wh->source);
+	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_UNVERIFIED);
+	if (__ratelimit(&wind_sk(sk)->challenge_rs))
+		wind_send_ctl(sk, skb, WIND_PKT_CHALLENGE, local_tag, 0);
+	return true;
+}
+
 /* The peer state a DATA or ACK packet may act on, given its tags, or
  * NULL when it was answered (RESET, CHALLENGE) or counted, and is to be
  * dropped.  The rules and why they hold are in wind.rst, "Tags".
@@ -661,8 +699,10 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		challenge_rcv(sk, peer, wh);
 		goto drop;
 	}
+	if (!peer && dsm_unverified(sk, skb, NULL))
+		goto drop;
 	peer = tags_rcv(sk, skb, peer);
-	if (!peer)
+	if (!peer || dsm_unverified(sk, skb, peer))
 		goto drop;
 	if (unlikely(!peer->tag_ok))
 		wind_ack_budget_add(peer, skb);

@@ -59,6 +59,8 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_WIN_PROBES]	= "OutWinProbes",
 	[WIND_MIB_IN_ERR_ACK]		= "InErrAck",
 	[WIND_MIB_OUT_DUPACKS_LIMITED]	= "OutDupAcksLimited",
+	[WIND_MIB_IN_DSM_UNVERIFIED]	= "InDsmUnverified",
+	[WIND_MIB_IN_DSM_LIMITED]	= "InDsmLimited",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

@@ -124,6 +124,8 @@ enum wind_mib_field {
 					 * out-of-window packets drew, not
 					 * sent (net.wind.dupack_ms)
 					 */
+	WIND_MIB_IN_DSM_UNVERIFIED,	/* DSM packets of unverified peers */
+	WIND_MIB_IN_DSM_LIMITED,	/* DSM messages refused unread, EBUSY */
 	WIND_MIB_MAX
 };
 
@@ -342,6 +344,20 @@ struct wind_region_k {
 	struct mm_struct *mm;		/* charged for the pinned pages */
 };
 
+/* Key failures (a DSM message refused with EACCES) a source address
+ * may have before its DSM messages are refused unread (dsm.c), and the
+ * seconds without a message refused so after which it may fail one more.
+ */
+#define WIND_KEYFAIL_SLOTS	64
+#define WIND_KEYFAIL_BURST	16
+#define WIND_KEYFAIL_REFILL	HZ
+
+/* A token bucket of key failures, shared by the addresses that hash to it */
+struct wind_keyfail {
+	u32 tokens;			/* failures left */
+	unsigned long stamp;		/* jiffies the refill counts from */
+};
+
 /* Per-socket state; struct inet_sock must stay first. */
 /* The pages a socket keeps for its packets (alloc_pkt()) */
 #define WIND_PAGE_CACHE	16
@@ -370,6 +386,8 @@ struct wind_sock {
 					 * socket lock
 					 */
 	u8 addrs_ok:1;			/* addrs was initialized */
+	siphash_key_t keyfail_key;	/* picks an address's keyfail slot */
+	struct wind_keyfail keyfail[WIND_KEYFAIL_SLOTS];	/* socket lock */
 	u8 msgtype;			/* enum wind_msgtype */
 	u8 encap;			/* WIND_ENCAP_* */
 	u8 recverr:1;

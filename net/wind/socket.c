@@ -29,6 +29,11 @@ static int wind_init_sock(struct sock *sk)
 	} while (!ws->incarnation);
 	get_random_bytes(&ws->tag_key, sizeof(ws->tag_key));
 	ws->hash_seed = get_random_u32();
+	get_random_bytes(&ws->keyfail_key, sizeof(ws->keyfail_key));
+	for (i = 0; i < ARRAY_SIZE(ws->keyfail); i++) {
+		ws->keyfail[i].tokens = WIND_KEYFAIL_BURST;
+		ws->keyfail[i].stamp = jiffies;
+	}
 	ratelimit_state_init(&ws->reset_rs, HZ, WIND_RESET_RATE);
 	/* RESETs held back are not logged: it is never exited */
 	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);

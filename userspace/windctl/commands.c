@@ -57,6 +57,8 @@ static const struct {
 	{ WIND_A_STATS_OUT_WIN_PROBES,		"OutWinProbes" },
 	{ WIND_A_STATS_IN_ERR_ACK,		"InErrAck" },
 	{ WIND_A_STATS_OUT_DUPACKS_LIMITED,	"OutDupAcksLimited" },
+	{ WIND_A_STATS_IN_DSM_UNVERIFIED,	"InDsmUnverified" },
+	{ WIND_A_STATS_IN_DSM_LIMITED,		"InDsmLimited" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
