@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1317,6 +1318,101 @@ TEST_F(attack, duplicate_flood_draws_rate_limited_acks)
 	close(tap_a);
 	close(tap_b);
 	EXPECT_EQ(0, associate(&self->n, 2, 95));
+}
+
+/* A sync Direct Map write of @len bytes at offset 0 of @region */
+static ssize_t dsm_write(int fd, int node, uint16_t port, uint32_t region,
+			 uint64_t key, const void *data, size_t len)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct wind_dsm))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+	struct sockaddr_in to;
+	struct msghdr msg = {
+		.msg_name = &to, .msg_namelen = sizeof(to),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct wind_dsm d = {
+		.mode = WIND_DSM_DIRECT_MAP, .region = region, .key = key,
+	};
+	struct cmsghdr *c;
+
+	wind_sin(&to, wind_node_addr(node), port);
+	memset(u.buf, 0, sizeof(u.buf));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_WIND;
+	c->cmsg_type = WIND_CMSG_DSM;
+	c->cmsg_len = CMSG_LEN(sizeof(d));
+	memcpy(CMSG_DATA(c), &d, sizeof(d));
+	return sendmsg(fd, &msg, MSG_WIND_SYNC);
+}
+
+/*
+ * A forged first-contact Direct Map write, from an address B never
+ * talked to, naming B's region and even its right key: B tries no key
+ * for a peer that has not proven its address.  It writes nothing, makes
+ * no peer, is counted and answered with a (stateless) CHALLENGE.  A real
+ * first contact with a DSM write (A's) answers the CHALLENGE and lands.
+ */
+TEST_F(attack, spoofed_first_contact_dsm_write_writes_nothing)
+{
+	const uint64_t key = 0x5eed5eed12345678ULL;
+	in_addr_t fake = inet_addr("10.77.0.201"), b = wind_node_addr(B);
+	struct wind_region r = { .id = 9, .key = key };
+	long unv0, chal0, writes0, peers0;
+	uint8_t pkt[512], payload[sizeof(struct wind_dsmhdr) + 64];
+	struct wind_dsmhdr *dh = (struct wind_dsmhdr *)payload;
+	unsigned char *region, data[64];
+	size_t page = sysconf(_SC_PAGESIZE), len;
+	struct forged f = {
+		.type = WIND_PKT_DATA, .flags = WIND_F_DSM | WIND_F_SYN,
+		.src_tag = 0x71000001, .seq = 100, .oldest = 100,
+		.nfrags = 1, .msg_len = sizeof(payload),
+	};
+
+	region = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, region);
+	memset(region, 0xa5, page);
+	r.addr = (unsigned long)region;
+	r.len = page;
+	ASSERT_EQ(0, setsockopt(self->n.b, SOL_WIND, WIND_REGION_ADD, &r,
+				sizeof(r)));
+	ASSERT_EQ(0, wind_run("ip -n %s neigh replace 10.77.0.201 lladdr 02:77:00:00:00:c9 dev eth0 nud permanent",
+			      wind_ns(B)));
+	unv0 = wind_stat(wind_ns(B), "InDsmUnverified");
+	chal0 = wind_stat(wind_ns(B), "OutChallenges");
+	writes0 = wind_stat(wind_ns(B), "InDsmWrites");
+	peers0 = wind_stat(wind_ns(B), "PeersCreated");
+
+	memset(payload, 0, sizeof(payload));
+	dh->mode = WIND_DSM_DIRECT_MAP;
+	dh->region = htonl(r.id);
+	dh->key = htobe64(key);
+	memcpy(payload + sizeof(*dh), "PWNED-BY-OFFPATH", 16);
+	len = craft(pkt, &f, fake, 4242, b, self->n.b_port, payload,
+		    sizeof(payload));
+	ASSERT_EQ(0, send_ip(self->n.raw, fake, b, 0, pkt, len, 0));
+	ASSERT_LT(unv0, wind_stat_wait(wind_ns(B), "InDsmUnverified", unv0 + 1,
+				       WAIT_MS));
+	EXPECT_LT(chal0, wind_stat(wind_ns(B), "OutChallenges"));
+	EXPECT_EQ(writes0, wind_stat(wind_ns(B), "InDsmWrites"));
+	EXPECT_EQ(peers0, wind_stat(wind_ns(B), "PeersCreated"));
+	EXPECT_EQ(0xa5, region[0]);
+	EXPECT_NE(0, memcmp(region, "PWNED", 5));
+
+	/* A, a real first contact: one round trip, then it lands */
+	wind_fill(data, sizeof(data), 77);
+	EXPECT_EQ((ssize_t)sizeof(data),
+		  dsm_write(self->n.a, B, self->n.b_port, r.id, key, data,
+			    sizeof(data)));
+	EXPECT_TRUE(wind_fill_ok(region, sizeof(data), 77));
+	EXPECT_EQ(writes0 + 1, wind_stat(wind_ns(B), "InDsmWrites"));
+	EXPECT_LT(unv0 + 1, wind_stat(wind_ns(B), "InDsmUnverified"));
+	munmap(region, page);
 }
 
 TEST_HARNESS_MAIN

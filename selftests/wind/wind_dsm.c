@@ -62,6 +62,7 @@ static const char *const dsm_core[] = {
 	"shared_file_mapping_with_writeback_is_refused",
 	"passed_socket_keeps_the_pages_pinned_past_exit",
 	"unaligned_regions_get_exactly_their_bytes",
+	"key_guesses_are_limited_per_address",
 	NULL
 };
 
@@ -363,6 +364,63 @@ TEST_F(dsm, async_rejection_reaches_error_queue)
 	EXPECT_EQ(EACCES, ee.ee_errno);
 	EXPECT_EQ(SO_EE_ORIGIN_WIND, ee.ee_origin);
 	EXPECT_EQ(1, ee.ee_info);
+	ASSERT_TRUE(map_ok(self));
+}
+
+/*
+ * A weak key: KEY with 18 bits (20..37) unknown to a verified peer, which
+ * tries GUESSES of them from its own address, the right one among them
+ * (at 100, where the socket's first failures are long spent, in the
+ * middle and last).  Each wrong key takes one of the address's
+ * WIND_KEYFAIL_BURST failures; with none left every DSM message from
+ * the address is refused with EBUSY, key unread: nothing is written,
+ * and even the right key, sent last and synchronously, fails so.
+ * Async sends block on the peer's window: none is dropped unread.
+ */
+#define GUESS_SHIFT	20
+#define GUESS_MASK	((1ULL << 18) - 1)
+#define GUESSES		(1 << 14)
+
+TEST_F(dsm, key_guesses_are_limited_per_address)
+{
+	const __u64 right = (KEY >> GUESS_SHIFT) & GUESS_MASK;
+	long writes0, limited0, limited;
+	char data[64];
+	int i;
+
+	wind_fill(data, sizeof(data), 5);
+	/* a verified peer: one message each way */
+	ASSERT_EQ(1, sendto(self->tx, "k", 1, MSG_WIND_SYNC,
+			    (struct sockaddr *)&self->to, sizeof(self->to)));
+	writes0 = wind_stat(wind_ns(1), "InDsmWrites");
+	limited0 = wind_stat(wind_ns(1), "InDsmLimited");
+	for (i = 0; i < GUESSES; i++) {
+		__u64 g = (right + 1 + i) & GUESS_MASK;
+		__u64 key;
+
+		if (i == 100 || i == GUESSES / 2 || i == GUESSES - 1)
+			g = right;
+		key = (KEY & ~(GUESS_MASK << GUESS_SHIFT)) | g << GUESS_SHIFT;
+		if (i == GUESSES - 1) {
+			errno = 0;
+			EXPECT_EQ(-1, dsm_send(self->tx, &self->to,
+					       MSG_WIND_SYNC,
+					       WIND_DSM_DIRECT_MAP, REGION_ID,
+					       0, key, NULL, 0, data,
+					       sizeof(data)));
+			EXPECT_EQ(EBUSY, errno);
+			break;
+		}
+		ASSERT_EQ((ssize_t)sizeof(data),
+			  dsm_send(self->tx, &self->to, 0, WIND_DSM_DIRECT_MAP,
+				   REGION_ID, 0, key, NULL, 0, data,
+				   sizeof(data)));
+	}
+	/* everything before the sync send was acknowledged */
+	limited = wind_stat(wind_ns(1), "InDsmLimited") - limited0;
+	TH_LOG("%d guesses: %ld refused unread", GUESSES, limited);
+	EXPECT_EQ(writes0, wind_stat(wind_ns(1), "InDsmWrites"));
+	EXPECT_LE(GUESSES - 64, limited);
 	ASSERT_TRUE(map_ok(self));
 }
 
