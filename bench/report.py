@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Turn one `make bench` run into bench/results/: results.json (everything,
-raw rows included), results.md (the tables, the targets of issue 6 with
+raw rows included), results.md (the tables, the targets (bench/README.md) with
 their figures) and the PNG plots (gnuplot, bench/plot.gp).
 
     bench/report.py [--host-cpu MODEL] [--host-cpus N] bench/results
@@ -225,7 +225,7 @@ ENCAP_ROWS = (("ping-pong 32 B, µs", "rtt", 32, 0, False),
 
 
 def targets(R, meta):
-    """The targets of issue 6: (row, target, measured, met)."""
+    """The base targets (bench/README.md): (row, target, measured, met)."""
     t = []
     # 1. small-message RTT, 16-128 B
     worst, below_tcp, parts = 0.0, True, []
@@ -296,7 +296,7 @@ def targets(R, meta):
     t.append(("kernel memory per idle peer (1000 peers)", "<= 1 KiB",
               f"{m['per_peer']:.0f} B per peer state" if m else "not measured",
               m is not None and m["per_peer"] <= 1024))
-    # 9. (issue 15) Wind inside UDP against raw Wind, same run
+    # 9. Wind inside UDP against raw Wind, same run
     parts, ok = [], True
     for label, key, size, reply, higher in ENCAP_ROWS:
         raw = R.get(f"encap-raw-{key}", "wind", size, reply)
@@ -310,7 +310,7 @@ def targets(R, meta):
     enc, u = (R.get("encap-udp-bulk", p, 65536) for p in ("wind", "udp"))
     ru = ratio(enc, u)
     parts.append(f"bulk {rfmt(ru)}x UDP")
-    t.append(("Wind inside UDP, IPv4 (issue 15)",
+    t.append(("Wind inside UDP, IPv4",
               "within 5% of raw Wind; bulk 64 KiB still >= 1.0x UDP",
               "; ".join(parts) if parts else "not measured",
               ok and ru is not None and ru >= 1.0))
@@ -328,7 +328,7 @@ def incast_n(R):
 
 
 def incast_hol_targets(R):
-    """Issue 16's targets 6 (incast) and 7 (head-of-line)."""
+    """Performance targets 6 (incast) and 7 (head-of-line), bench/README.md."""
     t = []
     n = incast_n(R)
     if n:
@@ -336,7 +336,7 @@ def incast_hol_targets(R):
         c1, cn = R.get("incast", "tcp", 65536, peers=1), R.get("incast", "tcp", 65536, peers=n)
         r, rc = ratio(many, one), ratio(cn, c1)
         rto = many.get("snd_rto") if many else None
-        t.append((f"incast: {n} senders to one receiver, 64 KiB messages (issue 16)",
+        t.append((f"incast: {n} senders to one receiver, 64 KiB messages",
                   "no retransmission timeout; aggregate goodput >= 0.9x one sender's",
                   f"Wind {fmt(many and many['median'])} Mbit/s with {n} vs "
                   f"{fmt(one and one['median'])} with 1: {rfmt(r)}x; senders' OutTimeouts "
@@ -358,7 +358,7 @@ def incast_hol_targets(R):
                      f"{fmt(tl and tl['p99_us'], 0)}, {p99x(ta, tl)}; adds {loadx(ta, tl)})")
     if parts:
         t.append(("head-of-line: 32 B round trip beside a 64 KiB stream on the same "
-                  "socket (issue 16)", "p99 <= 3x the unloaded median",
+                  "socket", "p99 <= 3x the unloaded median",
                   "; ".join(parts), any(x is not None and x <= 3.0 for x in xs)))
     return t
 
@@ -369,7 +369,7 @@ def incast_hol(R):
     w = L.append
     n = incast_n(R)
     if n:
-        w("## Incast: one receiver, many senders at once (issue 16)\n")
+        w("## Incast: one receiver, many senders at once\n")
         w(f"A bridge with {n + 1} veth ports (MTU 1500): the receiver's netns and {n} "
           "sender netns, one sender process each, all streaming 64 KiB messages (UDP: "
           "65507 B) to one server socket (TCP: one connection each) for the repetition's "
@@ -423,7 +423,7 @@ def hol_table(R, row):
           "waits for the host to run the other QEMU thread: the unloaded p99 is "
           "several times the median for every protocol, before any stream.\n")
     else:
-        w("## Head-of-line: 32 B round trip beside a 64 KiB stream (issue 16)\n")
+        w("## Head-of-line: 32 B round trip beside a 64 KiB stream\n")
         w("One client socket (TCP: one connection carrying both) to one server: a 32 B "
           "ping-pong alone, and while a second thread streams 64 KiB messages on the same "
           "socket to the same server; the rows' repetitions alternate. Wind's pings are "
@@ -464,7 +464,7 @@ def loadx(a, b):
 def ipv6_targets(R):
     """Wind over IPv6, raw and inside UDP: each row within 5% of raw
     IPv4 Wind (per-round ratios), and bulk 64 KiB's lead over UDP kept
-    as issue 15 put it for Wind inside UDP: Wind over IPv6 >= 1.0x UDP
+    as the encapsulation target puts it for Wind inside UDP: Wind over IPv6 >= 1.0x UDP
     over IPv6 (raw IPv4 Wind / UDP over IPv4 shown beside it)."""
     t = []
     w4, u4 = (R.get("ipv6-raw4-bulk", p, 65536) for p in ("wind", "udp"))
@@ -522,7 +522,7 @@ def lat3(r):
 
 def busy_rxe(R, rxe):
     """The busy-polling and Soft-RoCE tables (markdown lines) and the
-    targets of issue 16 they measure (row, target, measured, met)."""
+    performance targets they measure (row, target, measured, met)."""
     L, t = [], []
     w = L.append
     busy = {(v, us): [R.get(f"busy-{v}-{us}", p, 32) for p in PROTOS]
@@ -559,7 +559,7 @@ def busy_rxe(R, rxe):
         else:
             ok = False
             parts.append("Soft-RoCE not measured")
-        t.append(("busy-polled 32 B round trip (issue 16)",
+        t.append(("busy-polled 32 B round trip",
                   "at most Soft-RoCE's busy-polled ib_send_lat round trip and at most "
                   "UDP's with the same setting", "; ".join(parts), ok))
         w("")
@@ -570,7 +570,7 @@ def busy_rxe(R, rxe):
     w("## Beside Soft-RoCE (rdma_rxe, perftest; 2 vCPUs)\n")
     if na:
         w(f"Soft-RoCE: n/a ({na}).\n")
-        t.append(("Wind >= 3x Soft-RoCE throughput (issue 16)", ">= 3x at 0% and 1% loss",
+        t.append(("Wind >= 3x Soft-RoCE throughput", ">= 3x at 0% and 1% loss",
                   f"n/a ({na})", False))
         return L, t
     w("Soft-RoCE runs on a second veth pair in the initial netns "
@@ -640,20 +640,20 @@ def busy_rxe(R, rxe):
         return a["pages_s"] / b["pages_s"] if a and b and b["pages_s"] else None
     x0, x1 = pratio(dm, ud), pratio(dmr, udr)
     if x0 is not None or x1 is not None:
-        t.append(("Direct Map pages/s >= 1.5x UDP `recvfrom` + `memcpy` (issue 16)",
+        t.append(("Direct Map pages/s >= 1.5x UDP `recvfrom` + `memcpy`",
                   "8 KiB pages per second at 0% loss",
                   f"{rfmt(x0)}x on the veth as it is (the receive work on the sender's "
                   f"vCPU); {rfmt(x1)}x with each side's receive work on its own vCPU",
                   x1 is not None and x1 >= 1.5))
     ok = all(x is not None and x >= 3.0 for _, x in thr)
-    t.append(("Wind >= 3x Soft-RoCE throughput (issue 16)",
+    t.append(("Wind >= 3x Soft-RoCE throughput",
               "8 KiB remote writes/s and 64 KiB bandwidth, >= 3x at 0% and at 1% loss",
               ", ".join(f"{k}: {rfmt(x)}x" for k, x in thr), ok))
     return L, t
 
 
 def msgs_rows(R):
-    """Small messages (issue 16, target 5): the table (markdown lines) and
+    """Small messages (performance target 5): the table (markdown lines) and
     the targets (row, target, measured, met).  Rows msgsN (Wind, UDP, TCP
     in one client, repetitions alternating) and msgsN-more (Wind with
     MSG_MORE, a client of its own right after)."""
@@ -686,7 +686,7 @@ def msgs_rows(R):
         w(f"| {n} -> 1 | {cell(wp, 0)} | {cell(wm, 0)} | {cell(u, 0)}{ul} | {cell(c, 0)} | "
           f"{rfmt(ratio(wp, u))} | {rfmt(ratio(wm, u))} | {per_pkt(wp)} / {per_pkt(wm)} |")
         best = max((x for x in (ratio(wp, u), ratio(wm, u)) if x is not None), default=None)
-        t.append((f"64 B messages/s, {n} sender{'s' if n > 1 else ''} -> 1 (issue 16)",
+        t.append((f"64 B messages/s, {n} sender{'s' if n > 1 else ''} -> 1",
                   ">= 2x UDP's delivered message rate",
                   f"Wind {rfmt(ratio(wp, u))}x, Wind MSG_MORE {rfmt(ratio(wm, u))}x UDP "
                   f"({fmt(u and u['median'], 0)} msg/s delivered)",
@@ -942,7 +942,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
           f"({b2.get('date')}): a busy-polling receiver, and perftest's busy-polled "
           "completion queue, spin on a vCPU of their own.\n")
         L.extend(br)
-    w("## Targets (issue 6, issue 15's encapsulation and IPv6, issue 16)\n")
+    w("## Targets (bench/README.md: the base targets, encapsulation and IPv6, the performance targets)\n")
     w("| row | target | measured | met |")
     w("|---|---|---|---|")
     for row, target, measured, met in tg:

@@ -64,7 +64,7 @@
 # (net.wind.encap=1 in the client's netns), back to back, each with UDP
 # and TCP over the same IP version beside it.
 #
-# The incast rows (issue 16) build a topology of their own: a bridge in
+# The incast rows build a topology of their own: a bridge in
 # netns wbench-br with 17 veth ports, the receiver wbench-r (10.98.0.1)
 # and 16 senders wbench-s1..16 (10.98.0.2..17), MTU 1500.  windperf -t
 # incast runs in wbench-r (its counters are the receiver's) and forks one
@@ -360,7 +360,7 @@ if want bulk; then
 	done
 fi
 
-# The msgs rows (issue 16, small messages): 64 B one-way messages from 1
+# The msgs rows (small messages): 64 B one-way messages from 1
 # and from 8 sending processes to one server socket, delivered per second;
 # then Wind alone again with MSG_MORE on all but the last of each batch of
 # 16 (bundling).
@@ -486,7 +486,7 @@ if want mem; then
 	stop_last_server
 fi
 
-# ---- incast and head-of-line (issue 16) ------------------------------------
+# ---- incast and head-of-line ----------------------------------------------
 INC_N=${WIND_BENCH_INCAST_N:-16}
 INC_BR=wbench-br
 INC_R=wbench-r

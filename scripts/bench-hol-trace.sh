@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Where a hol ping's time goes, in the VM (issue 16 target 7):
+# Where a hol ping's time goes, in the VM (performance target 7, bench/README.md):
 #
 #   scripts/vm --cpus 1 -- scripts/bench-hol-trace.sh [WINDPERF-CLIENT-ARGS]
 #   default: -t hol -m 32 -q 65536 -r 2 -d 0.5 (Wind only)

@@ -374,7 +374,7 @@ def demo(outdir, rows):
                         "larger on %d of %d: " % (len(bigger), len(apps)) + ", ".join("%s %.2f -> %.2f" % (a, lead(a, "udp_over_wind"),
                                                        lead(a, "udp_over_wind_loss"))
                                   for a in apps)))
-    out.append("### Targets (issue 18), as measured in this run")
+    out.append("### The demo's targets, as measured in this run")
     out.append("")
     for what, met, detail in targets:
         out.append("- %s: **%s** (%s)" % (what, "met" if met else "NOT MET", detail))

@@ -12,7 +12,7 @@
  * rto_max_ms of the last packet heard (here BOUND_MS = 6 * 250 ms, plus
  * 3 s of slack for a loaded TCG guest, as in wind_failure); a receiver holds at most twice its SO_RCVBUF, and
  * forged half messages do not make a default one grow; a peer state
- * costs about 616 B (README) and a socket keeps at most 65536.
+ * costs about 616 B (bench/NOTES.md) and a socket keeps at most 65536.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -250,7 +250,7 @@ TEST_F_TIMEOUT(faults, flood_of_a_receiver_that_never_reads, 300)
 	EXPECT_LE(rxq_max, 2L * rcvbuf);
 	EXPECT_LE(peers_max, 65536);
 	/* what the receiver holds: its buffer, its peers at about 616 B
-	 * (README: one struct wind_peer in kmalloc-512 and a receive table
+	 * (bench/NOTES.md; one struct wind_peer in kmalloc-512 and a receive table
 	 * in kmalloc-192), the sender's send buffer, 2 MiB of slack
 	 */
 	{

@@ -287,7 +287,7 @@ def t_trunc(tx, rx, rx_port):
 
 
 def t_pending_error(tx, rx, rx_port):
-    """The issue-18 script: an async message to a port nobody has, then
+    """The pending-error script: an async message to a port nobody has, then
     the next sendto() fails once with ECONNREFUSED, as UDP's does."""
     r = tx("sendto", data="78", flags=0, addr=ADDR[1], port=rx_port + 1)
     expect(r.get("n") == 1, f"sendto to a closed port: {r}")

@@ -92,7 +92,7 @@ static int app_mm(void)
 	 * check below does.  (The i-j-k order strides over every row of B
 	 * for each element: n pages at a time, which under QEMU TCG runs at
 	 * a speed that depends on the emulator's software TLB, not on the
-	 * DSM: see the README's demo section.)
+	 * DSM: see bench/NOTES.md, the make demo entry.)
 	 */
 	for (i = lo; i < hi; i++) {
 		for (j = 0; j < n; j++)
