@@ -227,15 +227,16 @@ static bool prune_ooo(struct wind_peer *peer, unsigned int need)
 	struct wind_sock *ws = wind_sk(peer->sk);
 	struct sock *sk = peer->sk;
 	struct wind_peer *other;
-	int i;
 
 	while (!fits(sk, need) && drop_ooo_tail(peer))
 		;
-	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->ooo_pkts && !fits(sk, need); i++)
-		hlist_for_each_entry(other, &ws->peers[i], hnode)
-			while (other != peer && !fits(sk, need) &&
-			       drop_ooo_tail(other))
-				;
+	list_for_each_entry(other, &ws->peer_list, node) {
+		if (!ws->ooo_pkts || fits(sk, need))
+			break;
+		while (other != peer && !fits(sk, need) &&
+		       drop_ooo_tail(other))
+			;
+	}
 	return fits(sk, need);
 }
 
@@ -246,14 +247,15 @@ static bool drop_one_ooo(struct wind_peer *peer)
 {
 	struct wind_sock *ws = wind_sk(peer->sk);
 	struct wind_peer *other;
-	int i;
 
 	if (drop_ooo_tail(peer))
 		return true;
-	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->ooo_pkts; i++)
-		hlist_for_each_entry(other, &ws->peers[i], hnode)
-			if (other != peer && drop_ooo_tail(other))
-				return true;
+	list_for_each_entry(other, &ws->peer_list, node) {
+		if (!ws->ooo_pkts)
+			break;
+		if (other != peer && drop_ooo_tail(other))
+			return true;
+	}
 	return false;
 }
 

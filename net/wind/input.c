@@ -440,7 +440,8 @@ static struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 		oif = ipv6_addr_type(&saddr) & IPV6_ADDR_LINKLOCAL ?
 		      skb->skb_iif : 0;
 		peer = wind_peer_create(sk, &saddr, wh->source, &daddr, oif,
-					GFP_ATOMIC, WIND_PEER_RCV);
+					GFP_ATOMIC, WIND_PEER_RCV |
+					(verified ? WIND_PEER_VERIFIED : 0));
 		if (IS_ERR(peer)) {
 			/* at a peer limit, or out of memory: a verified
 			 * packet has nothing left to prove, and is only

@@ -120,6 +120,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_DUPACKS_LIMITED]	= WIND_A_STATS_OUT_DUPACKS_LIMITED,
 	[WIND_MIB_IN_DSM_UNVERIFIED]	= WIND_A_STATS_IN_DSM_UNVERIFIED,
 	[WIND_MIB_IN_DSM_LIMITED]	= WIND_A_STATS_IN_DSM_LIMITED,
+	[WIND_MIB_PEERS_EVICTED]	= WIND_A_STATS_PEERS_EVICTED,
 };
 
 /* A new counter needs its attribute in the uapi header and the spec. */
@@ -325,21 +326,19 @@ static int sock_peers_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
 	long i = 0;
-	int b, err = 0;
+	int err = 0;
 
 	lock_sock(sk);
 	/* closing: its peers are going, and it is no longer in the table */
 	if (ws->closing)
 		goto out;
-	for (b = 0; b < ARRAY_SIZE(ws->peers); b++) {
-		hlist_for_each_entry(peer, &ws->peers[b], hnode) {
-			if (i++ < *pidx)
-				continue;
-			err = peer_fill(skb, cb, peer);
-			if (err)
-				goto out;
-			(*pidx)++;
-		}
+	list_for_each_entry(peer, &ws->peer_list, node) {
+		if (i++ < *pidx)
+			continue;
+		err = peer_fill(skb, cb, peer);
+		if (err)
+			goto out;
+		(*pidx)++;
 	}
 out:
 	release_sock(sk);

@@ -61,6 +61,7 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_DUPACKS_LIMITED]	= "OutDupAcksLimited",
 	[WIND_MIB_IN_DSM_UNVERIFIED]	= "InDsmUnverified",
 	[WIND_MIB_IN_DSM_LIMITED]	= "InDsmLimited",
+	[WIND_MIB_PEERS_EVICTED]	= "PeersEvicted",
 };
 
 static int wind_stat_show(struct seq_file *seq, void *v)

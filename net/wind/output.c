@@ -721,15 +721,13 @@ void wind_uncork(struct sock *sk, bool clear)
 {
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
-			if (clear)
-				peer->more = 0;
-			if (peer->send_head)
-				push(peer, true);
-		}
+	list_for_each_entry(peer, &ws->peer_list, node) {
+		if (clear)
+			peer->more = 0;
+		if (peer->send_head)
+			push(peer, true);
+	}
 }
 
 /**

@@ -2,7 +2,9 @@
 /*
  * The peer table of a socket: one wind_peer per remote (address, port),
  * created on the first send to it or the first packet from it, freed when
- * the socket closes or after peer_idle_s without traffic.
+ * the socket closes, after peer_idle_s without traffic, or earlier when
+ * quiet and the socket is at peers_max.  The table is an rhashtable that
+ * grows and shrinks with it; peer_list links every peer for walks.
  */
 #include <linux/errqueue.h>
 #include <linux/jhash.h>
@@ -22,22 +24,53 @@
  */
 static struct kmem_cache *wind_peer_cachep;
 
-/* Keyed by a per-socket secret: a sender that picks its addresses and
- * ports cannot pile its peers into one bucket.
- */
-static struct hlist_head *peer_bucket(struct wind_sock *ws,
-				      const struct in6_addr *daddr,
-				      __be16 dport)
-{
-	u32 h = jhash_3words((__force u32)daddr->s6_addr32[3],
-			     (__force u32)dport,
-			     (__force u32)(daddr->s6_addr32[0] ^
-					   daddr->s6_addr32[1] ^
-					   daddr->s6_addr32[2]),
-			     ws->hash_seed);
+/* What a peer is found by */
+struct peer_key {
+	struct in6_addr addr;		/* an IPv4 one v4-mapped */
+	__be16 port;
+};
 
-	return &ws->peers[h >> (32 - WIND_PEER_HASH_BITS)];
+static u32 peer_hash(const struct in6_addr *a, __be16 port, u32 seed)
+{
+	return jhash_3words((__force u32)a->s6_addr32[3], (__force u32)port,
+			    (__force u32)(a->s6_addr32[0] ^ a->s6_addr32[1] ^
+					  a->s6_addr32[2]), seed);
 }
+
+/* The table's seed is random: a sender that picks its addresses and
+ * ports cannot pile its peers into one chain.
+ */
+static u32 peer_key_hash(const void *data, u32 len, u32 seed)
+{
+	const struct peer_key *k = data;
+
+	return peer_hash(&k->addr, k->port, seed);
+}
+
+static u32 peer_obj_hash(const void *data, u32 len, u32 seed)
+{
+	const struct wind_peer *peer = data;
+
+	return peer_hash(&peer->daddr6, peer->dport, seed);
+}
+
+static int peer_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct peer_key *k = arg->key;
+	const struct wind_peer *peer = obj;
+
+	return peer->dport != k->port || !ipv6_addr_equal(&peer->daddr6,
+							   &k->addr);
+}
+
+static const struct rhashtable_params peer_params = {
+	.key_len		= sizeof(struct peer_key),
+	.head_offset		= offsetof(struct wind_peer, hnode),
+	.hashfn			= peer_key_hash,
+	.obj_hashfn		= peer_obj_hash,
+	.obj_cmpfn		= peer_cmp,
+	.automatic_shrinking	= true,
+};
 
 static const struct rhashtable_params addr_params = {
 	.key_len		= sizeof(struct in6_addr),
@@ -47,11 +80,12 @@ static const struct rhashtable_params addr_params = {
 };
 
 /**
- * wind_peers_init() - set up a new socket's count of peers per address
+ * wind_peers_init() - set up a new socket's peer table
  * @sk: the socket
  *
- * The table holds an entry per remote address the socket has peers at,
- * no more entries than peers, and grows and shrinks with them.
+ * Two tables that grow and shrink with the peers: the peers by address
+ * and port, and the count of peers per remote address (an entry per
+ * address the socket has peers at).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -60,10 +94,37 @@ int wind_peers_init(struct sock *sk)
 	struct wind_sock *ws = wind_sk(sk);
 	int err;
 
+	INIT_LIST_HEAD(&ws->peer_list);
+	err = rhashtable_init(&ws->peer_ht, &peer_params);
+	if (err)
+		return err;
 	err = rhashtable_init(&ws->addrs, &addr_params);
-	if (!err)
-		ws->addrs_ok = 1;
-	return err;
+	if (err) {
+		rhashtable_destroy(&ws->peer_ht);
+		return err;
+	}
+	ws->tables_ok = 1;
+	return 0;
+}
+
+/**
+ * wind_peers_free_tables() - free a closing socket's empty tables
+ * @sk: the socket, owned by the caller (lock_sock()), closing, every
+ *	peer removed
+ *
+ * Lookups from then on (a packet that found the socket before it was
+ * unhashed, from the backlog) find no peer, and none is made.
+ */
+void wind_peers_free_tables(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+
+	sock_owned_by_me(sk);
+	if (!ws->tables_ok)
+		return;
+	ws->tables_ok = 0;
+	rhashtable_destroy(&ws->peer_ht);
+	rhashtable_destroy(&ws->addrs);
 }
 
 /* Count @peer at its address; a first packet (@rcv) may not take one
@@ -162,7 +223,7 @@ void wind_peer_verified(struct wind_peer *peer)
 
 /**
  * wind_peer_lookup() - find the peer state for a remote address and port
- * @sk: the socket, locked, or under rcu_read_lock()
+ * @sk: the socket, locked
  * @daddr: the peer's address, an IPv4 one v4-mapped
  * @dport: the peer's Wind port
  *
@@ -171,13 +232,12 @@ void wind_peer_verified(struct wind_peer *peer)
 struct wind_peer *wind_peer_lookup(struct sock *sk,
 				   const struct in6_addr *daddr, __be16 dport)
 {
-	struct wind_peer *peer;
+	struct wind_sock *ws = wind_sk(sk);
+	struct peer_key k = { .addr = *daddr, .port = dport };
 
-	hlist_for_each_entry_rcu(peer, peer_bucket(wind_sk(sk), daddr, dport),
-				 hnode, lockdep_sock_is_held(sk))
-		if (peer->dport == dport && ipv6_addr_equal(&peer->daddr6, daddr))
-			return peer;
-	return NULL;
+	if (unlikely(!ws->tables_ok))
+		return NULL;
+	return rhashtable_lookup_fast(&ws->peer_ht, &k, peer_params);
 }
 
 /* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
@@ -293,6 +353,59 @@ void wind_peer_set_form(struct wind_peer *peer)
 		wind_peer_route(peer);
 }
 
+/* Nothing queued either way and nothing owed: freeing the state loses
+ * nothing.  The peer's next packet makes it again (verified: it names
+ * our tag, which is derived again the same), as after peer_idle_s.
+ */
+static bool peer_quiet(const struct wind_peer *peer)
+{
+	return skb_queue_empty(&peer->wq) && skb_queue_empty(&peer->rq) &&
+	       list_empty(&peer->sync_waiters) && !peer->ack_pending &&
+	       !peer->nrefused;
+}
+
+/* Peers peer_evict() looks at: the cost of a new peer at the bound stays
+ * constant, however large the table.
+ */
+#define WIND_EVICT_SCAN		64
+
+/* At peers_max: free the quiet peer, among the WIND_EVICT_SCAN at the head
+ * of peer_list, that is unverified, or else that was silent longest.
+ * Peers it passes over go to the tail, so that the next call looks at
+ * others.  True if one was freed.
+ */
+static bool peer_evict(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_peer *peer, *victim = NULL;
+	int n = 0;
+
+	list_for_each_entry(peer, &ws->peer_list, node) {
+		if (n++ == WIND_EVICT_SCAN)
+			break;
+		if (!peer_quiet(peer))
+			continue;
+		if (!peer->tag_ok) {
+			victim = peer;
+			break;
+		}
+		if (!victim ||
+		    time_before(peer->last_active, victim->last_active))
+			victim = peer;
+	}
+	if (victim) {
+		WIND_INC_STATS(sock_net(sk), WIND_MIB_PEERS_EVICTED);
+		wind_peer_remove(victim);
+		n--;
+	}
+	/* the others looked at go behind the rest: the next call looks at
+	 * peers this one did not
+	 */
+	while (n-- > 0)
+		list_rotate_left(&ws->peer_list);
+	return !!victim;
+}
+
 /**
  * wind_peer_create() - add the state for a new peer to a socket
  * @sk: the socket, locked
@@ -303,11 +416,14 @@ void wind_peer_set_form(struct wind_peer *peer)
  * @oif: the interface an IPv6 link-local @daddr is on, or 0
  * @gfp: allocation flags for the context
  * @flags: WIND_PEER_RCV for a peer a packet from it makes: it may not
- *	   take its address past peers_per_addr_max (wind.rst, "Tags")
+ *	   take its address past peers_per_addr_max (wind.rst, "Tags");
+ *	   WIND_PEER_VERIFIED with it if that packet proved its address
  *
- * A socket holds at most peers_max peers (-ENOBUFS past it); a first
- * packet from a peer at an address that has peers_per_addr_max already
- * gets -EDQUOT.
+ * A socket holds at most peers_max peers.  At the bound a send or a
+ * verified first packet frees a quiet peer for the new one (peer_evict()),
+ * and gets -ENOBUFS if none is quiet; an unverified first packet gets
+ * -ENOBUFS.  A first packet from a peer at an address that has
+ * peers_per_addr_max already gets -EDQUOT.
  *
  * Return: the new peer (owned by the table) or an ERR_PTR.
  */
@@ -323,7 +439,11 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	int err;
 
 	sock_owned_by_me(sk);
-	if (ws->npeers >= READ_ONCE(wn->params.peers_max) || ws->closing)
+	if (ws->closing || !ws->tables_ok)
+		return ERR_PTR(-ENOBUFS);
+	if (ws->npeers >= READ_ONCE(wn->params.peers_max) &&
+	    ((flags & WIND_PEER_RCV && !(flags & WIND_PEER_VERIFIED)) ||
+	     !peer_evict(sk)))
 		return ERR_PTR(-ENOBUFS);
 	peer = wind_sk_alloc(sk, wind_peer_cachep, gfp | __GFP_ZERO);
 	if (!peer)
@@ -371,8 +491,16 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 		      READ_ONCE(wn->params.rto_min_ms) * USEC_PER_MSEC * 5);
 	peer->last_active = jiffies;
 	wind_timers_init(peer);
+	err = rhashtable_insert_fast(&ws->peer_ht, &peer->hnode, peer_params);
+	if (err) {
+		/* the table could not grow: no state for it */
+		dst_release(peer->dst);
+		addr_put(peer);
+		kmem_cache_free(wind_peer_cachep, peer);
+		return ERR_PTR(err);
+	}
 	sock_hold(sk);
-	hlist_add_head_rcu(&peer->hnode, peer_bucket(ws, daddr, dport));
+	list_add_tail(&peer->node, &ws->peer_list);
 	WRITE_ONCE(ws->npeers, ws->npeers + 1);
 	if (!timer_pending(&ws->gc_timer))
 		sk_reset_timer(sk, &ws->gc_timer, jiffies +
@@ -568,7 +696,8 @@ void wind_peer_remove(struct wind_peer *peer)
 	if (peer->state == WIND_PEER_DEAD)
 		return;
 	peer->state = WIND_PEER_DEAD;
-	hlist_del_rcu(&peer->hnode);
+	rhashtable_remove_fast(&ws->peer_ht, &peer->hnode, peer_params);
+	list_del(&peer->node);
 	addr_put(peer);
 	WRITE_ONCE(ws->npeers, ws->npeers - 1);
 	if (peer->unverified)
@@ -590,13 +719,10 @@ void wind_peer_remove(struct wind_peer *peer)
 void wind_peers_destroy(struct sock *sk)
 {
 	struct wind_sock *ws = wind_sk(sk);
-	struct hlist_node *tmp;
-	struct wind_peer *peer;
-	int i;
+	struct wind_peer *peer, *tmp;
 
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode)
-			wind_peer_remove(peer);
+	list_for_each_entry_safe(peer, tmp, &ws->peer_list, node)
+		wind_peer_remove(peer);
 }
 
 /**
@@ -610,9 +736,8 @@ bool wind_peer_idle(const struct wind_peer *peer)
 {
 	unsigned long idle = READ_ONCE(wind_net(sock_net(peer->sk))->params.peer_idle_s) * HZ;
 
-	return skb_queue_empty(&peer->wq) && skb_queue_empty(&peer->rq) &&
-	       list_empty(&peer->sync_waiters) && !peer->ack_pending &&
-	       !peer->nrefused && time_after(jiffies, peer->last_active + idle);
+	return peer_quiet(peer) &&
+	       time_after(jiffies, peer->last_active + idle);
 }
 
 /**
@@ -624,9 +749,7 @@ void wind_peers_gc(struct timer_list *t)
 	struct wind_sock *ws = from_timer(ws, t, gc_timer);
 	struct sock *sk = &ws->inet.sk;
 	unsigned long idle, period;
-	struct hlist_node *tmp;
-	struct wind_peer *peer;
-	int i;
+	struct wind_peer *peer, *tmp;
 
 	idle = READ_ONCE(wind_net(sock_net(sk))->params.peer_idle_s) * HZ;
 	period = idle / 4 + 1;
@@ -637,14 +760,13 @@ void wind_peers_gc(struct timer_list *t)
 		sk_reset_timer(sk, &ws->gc_timer, jiffies + HZ / 10 + 1);
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry_safe(peer, tmp, &ws->peers[i], hnode) {
-			if (!skb_queue_empty(&peer->rq) &&
-			    time_after(jiffies, peer->last_active + idle))
-				wind_rq_prune(peer);
-			if (wind_peer_idle(peer))
-				wind_peer_remove(peer);
-		}
+	list_for_each_entry_safe(peer, tmp, &ws->peer_list, node) {
+		if (!skb_queue_empty(&peer->rq) &&
+		    time_after(jiffies, peer->last_active + idle))
+			wind_rq_prune(peer);
+		if (wind_peer_idle(peer))
+			wind_peer_remove(peer);
+	}
 	/* nothing in flight: the pages kept for packets go back */
 	if (!sk_wmem_alloc_get(sk))
 		wind_pages_release(sk);

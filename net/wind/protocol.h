@@ -55,7 +55,6 @@ struct rtable;
  * reordering window is 0 then) while the peer has shown no reordering
  */
 #define WIND_DUPTHRESH		3
-#define WIND_PEER_HASH_BITS	8
 /* A Wind GSO skb's gso_size is its payload per packet plus this: the
  * core's helpers (skb_gso_transport_seglen(), behind a forwarding hop's
  * MTU check) take the SCTP GSO type Wind borrows for a 12-byte header
@@ -126,6 +125,9 @@ enum wind_mib_field {
 					 */
 	WIND_MIB_IN_DSM_UNVERIFIED,	/* DSM packets of unverified peers */
 	WIND_MIB_IN_DSM_LIMITED,	/* DSM messages refused unread, EBUSY */
+	WIND_MIB_PEERS_EVICTED,		/* quiet peers freed for a new one at
+					 * peers_max
+					 */
 	WIND_MIB_MAX
 };
 
@@ -201,7 +203,8 @@ struct wind_refusal {
  * and its 128-byte receive table; pahole -C wind_peer wind.ko to check.
  */
 struct wind_peer {
-	struct hlist_node hnode;	/* in wind_sock.peers */
+	struct rhash_head hnode;	/* in wind_sock.peer_ht */
+	struct list_head node;		/* in wind_sock.peer_list */
 	struct rcu_head rcu;
 	struct sock *sk;		/* holds a reference */
 	struct wind_addr *src;		/* its address's count of peers */
@@ -367,7 +370,6 @@ struct wind_sock {
 	struct hlist_node port_node;	/* in wind_net.ports, port_lock */
 	u32 incarnation;		/* random, never 0 */
 	siphash_key_t tag_key;		/* derives local tags from peers */
-	u32 hash_seed;			/* keys the peer hash */
 	u32 unverified;			/* peers no packet with their tag
 					 * proved yet; socket lock
 					 */
@@ -385,7 +387,9 @@ struct wind_sock {
 	struct rhashtable addrs;	/* wind_addr by remote address;
 					 * socket lock
 					 */
-	u8 addrs_ok:1;			/* addrs was initialized */
+	u8 tables_ok:1;			/* addrs and peer_ht are set up;
+					 * cleared at close, socket lock
+					 */
 	siphash_key_t keyfail_key;	/* picks an address's keyfail slot */
 	struct wind_keyfail keyfail[WIND_KEYFAIL_SLOTS];	/* socket lock */
 	u8 msgtype;			/* enum wind_msgtype */
@@ -421,7 +425,12 @@ struct wind_sock {
 					 * room (output.c); socket lock
 					 */
 	struct timer_list gc_timer;	/* frees idle peers */
-	struct hlist_head peers[1 << WIND_PEER_HASH_BITS];
+	struct rhashtable peer_ht;	/* wind_peer by address and port;
+					 * socket lock
+					 */
+	struct list_head peer_list;	/* every peer, for walks and
+					 * eviction (peer.c); socket lock
+					 */
 	struct xarray regions;		/* id -> wind_region_k, socket lock */
 	struct page_frag dfrag;		/* the payloads of messages of more
 					 * than one packet, laid end to end
@@ -539,8 +548,11 @@ struct wind_addr {
 	struct rcu_head rcu;
 };
 
-/* wind_peer_create() flags: a first packet from it (not a send) */
+/* wind_peer_create() flags: a first packet from it (not a send), and
+ * that packet proved its address
+ */
 #define WIND_PEER_RCV		1
+#define WIND_PEER_VERIFIED	2
 
 /* port.c */
 int wind_port_get(struct sock *sk, unsigned short snum);
@@ -576,6 +588,7 @@ void wind_peer_fail(struct wind_peer *peer, int err);
 void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt);
 void wind_peer_remove(struct wind_peer *peer);
 void wind_peers_destroy(struct sock *sk);
+void wind_peers_free_tables(struct sock *sk);
 bool wind_peer_idle(const struct wind_peer *peer);
 void wind_peers_gc(struct timer_list *t);
 u32 wind_local_tag(struct sock *sk, const struct in6_addr *daddr,

@@ -28,7 +28,6 @@ static int wind_init_sock(struct sock *sk)
 		ws->incarnation = get_random_u32();
 	} while (!ws->incarnation);
 	get_random_bytes(&ws->tag_key, sizeof(ws->tag_key));
-	ws->hash_seed = get_random_u32();
 	get_random_bytes(&ws->keyfail_key, sizeof(ws->keyfail_key));
 	for (i = 0; i < ARRAY_SIZE(ws->keyfail); i++) {
 		ws->keyfail[i].tokens = WIND_KEYFAIL_BURST;
@@ -44,8 +43,6 @@ static int wind_init_sock(struct sock *sk)
 	ws->msgtype = WIND_ASYNC_ORDERED;
 	ws->encap = WIND_PARAM(sk, encap);
 	INIT_HLIST_NODE(&ws->port_node);
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		INIT_HLIST_HEAD(&ws->peers[i]);
 	timer_setup(&ws->gc_timer, wind_peers_gc, 0);
 	xa_init(&ws->regions);
 	/* freeing acknowledged packets wakes writers once per ACK, not once
@@ -62,24 +59,20 @@ static int wind_init_sock(struct sock *sk)
 static bool write_queues_empty(struct wind_sock *ws)
 {
 	struct wind_peer *peer;
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry(peer, &ws->peers[i], hnode)
-			if (!skb_queue_empty(&peer->wq))
-				return false;
+	list_for_each_entry(peer, &ws->peer_list, node)
+		if (!skb_queue_empty(&peer->wq))
+			return false;
 	return true;
 }
 
 static void flush_acks(struct wind_sock *ws)
 {
 	struct wind_peer *peer;
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-		hlist_for_each_entry(peer, &ws->peers[i], hnode)
-			if (peer->ack_pending || peer->nrefused)
-				wind_send_ack(peer);
+	list_for_each_entry(peer, &ws->peer_list, node)
+		if (peer->ack_pending || peer->nrefused)
+			wind_send_ack(peer);
 }
 
 /* close() flushes: it waits until every queued message is acknowledged or
@@ -111,11 +104,9 @@ static void wind_close(struct sock *sk, long timeout)
 	wind_regions_destroy(sk);
 	wind_pages_release(sk);
 	sk_stop_timer(sk, &ws->gc_timer);
-	release_sock(sk);
 	/* closing: no peer is made from now on, and none is left */
-	if (ws->addrs_ok)
-		rhashtable_destroy(&ws->addrs);
-	ws->addrs_ok = 0;
+	wind_peers_free_tables(sk);
+	release_sock(sk);
 	sk_common_release(sk);
 }
 
@@ -234,7 +225,6 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 		break;
 	case WIND_ENCAP: {
 		struct wind_peer *peer;
-		int i;
 
 		if (val != WIND_ENCAP_RAW && val != WIND_ENCAP_UDP) {
 			release_sock(sk);
@@ -242,9 +232,8 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 		}
 		WRITE_ONCE(ws->encap, val);
 		/* peers that reached us inside UDP stay there */
-		for (i = 0; i < ARRAY_SIZE(ws->peers); i++)
-			hlist_for_each_entry(peer, &ws->peers[i], hnode)
-				wind_peer_set_form(peer);
+		list_for_each_entry(peer, &ws->peer_list, node)
+			wind_peer_set_form(peer);
 		break;
 	}
 	}
@@ -341,7 +330,6 @@ static void window_update(struct sock *sk)
 	int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
-	int i;
 
 	if (free < READ_ONCE(ws->wu_free))
 		WRITE_ONCE(ws->wu_free, free);
@@ -349,15 +337,15 @@ static void window_update(struct sock *sk)
 		return;
 	WRITE_ONCE(ws->wu_free, free);
 	lock_sock(sk);
-	for (i = 0; i < ARRAY_SIZE(ws->peers) && ws->starved; i++) {
-		hlist_for_each_entry(peer, &ws->peers[i], hnode) {
-			if (!peer->starved || wind_free_window(peer) <
-					      wind_fair_window(peer) / 2)
-				continue;
-			peer->starved = 0;
-			ws->starved--;
-			wind_send_ack(peer);
-		}
+	list_for_each_entry(peer, &ws->peer_list, node) {
+		if (!ws->starved)
+			break;
+		if (!peer->starved || wind_free_window(peer) <
+				      wind_fair_window(peer) / 2)
+			continue;
+		peer->starved = 0;
+		ws->starved--;
+		wind_send_ack(peer);
 	}
 	release_sock(sk);
 }

@@ -963,6 +963,86 @@ TEST_F(attack, one_host_many_ports_bounded_per_address)
 	}
 }
 
+/*
+ * A socket at peers_max (4 here) whose peers are all quiet (each sent
+ * two sync messages, answered: verified, nothing queued or owed either
+ * way) still takes a new peer: a fifth host's first contact answers its
+ * CHALLENGE and gets in, in place of a quiet peer (PeersEvicted), its
+ * message exact; a send of B's own to a new peer makes room the same
+ * way.  Only when every peer has something queued (B's messages to four
+ * hosts that never answer) does a send to a fifth fail, ENOBUFS, with
+ * no peer freed.  Before, a full table refused every newcomer until its
+ * peers idled out, which a sender that keeps them busy prevents.
+ */
+TEST_F(attack, full_table_makes_room_from_quiet_peers)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	long evicted0, freed0;
+	struct sockaddr_in sa, to;
+	uint16_t eve_port[5];
+	uint8_t buf[300];
+	int eve[5], i, j;
+
+	ASSERT_EQ(0, wind_write_file_in(wind_ns(B),
+					"/proc/sys/net/wind/peers_max", "4"));
+	for (i = 0; i < 4; i++) {
+		eve[i] = wind_bound_socket(wind_ns(EVE), 0, &sa);
+		ASSERT_LE(0, eve[i]);
+		eve_port[i] = ntohs(sa.sin_port);
+		for (j = 0; j < 2; j++) {
+			wind_fill(buf, 100, 4000 + 2 * i + j);
+			ASSERT_EQ(0, send_to(eve[i], buf, 100, B, self->n.b_port,
+					     MSG_WIND_SYNC));
+			ASSERT_EQ(0, expect_msg(self->n.b, 100, 4000 + 2 * i + j,
+						EVE, eve_port[i]));
+		}
+	}
+	ASSERT_EQ(4, sock_peers(wind_ns(B), self->n.b_port));
+	evicted0 = wind_stat(wind_ns(B), "PeersEvicted");
+	freed0 = wind_stat(wind_ns(B), "PeersFreed");
+	ASSERT_LE(0, evicted0);
+
+	/* a new host: challenged at the bound, then let in */
+	wind_fill(buf, 300, 4100);
+	EXPECT_EQ(0, send_to(self->n.a, buf, 300, B, self->n.b_port,
+			     MSG_WIND_SYNC));
+	EXPECT_EQ(0, expect_msg(self->n.b, 300, 4100, A, self->n.a_port));
+	EXPECT_EQ(evicted0 + 1, wind_stat(wind_ns(B), "PeersEvicted"));
+	EXPECT_EQ(freed0 + 1, wind_stat(wind_ns(B), "PeersFreed"));
+	EXPECT_EQ(4, sock_peers(wind_ns(B), self->n.b_port));
+
+	/* B's own send to a new peer */
+	eve[4] = wind_bound_socket(wind_ns(EVE), 0, &sa);
+	ASSERT_LE(0, eve[4]);
+	eve_port[4] = ntohs(sa.sin_port);
+	wind_fill(buf, 200, 4200);
+	EXPECT_EQ(0, send_to(self->n.b, buf, 200, EVE, eve_port[4],
+			     MSG_WIND_SYNC));
+	EXPECT_EQ(0, expect_msg(eve[4], 200, 4200, B, self->n.b_port));
+	EXPECT_EQ(evicted0 + 2, wind_stat(wind_ns(B), "PeersEvicted"));
+
+	/* four peers that never answer, each with a message queued */
+	ASSERT_EQ(0, wind_run("ip -n %s neigh replace 10.77.0.202 lladdr 02:77:00:00:00:ca dev eth0 nud permanent",
+			      wind_ns(B)));
+	for (i = 0; i < 4; i++) {
+		wind_sin(&to, inet_addr("10.77.0.202"), 6000 + i);
+		EXPECT_EQ(100, sendto(self->n.b, buf, 100, MSG_DONTWAIT,
+				      (struct sockaddr *)&to, sizeof(to)));
+	}
+	EXPECT_EQ(evicted0 + 6, wind_stat(wind_ns(B), "PeersEvicted"));
+	/* none is quiet now: no room */
+	wind_sin(&to, inet_addr("10.77.0.202"), 6004);
+	EXPECT_EQ(-1, sendto(self->n.b, buf, 100, MSG_DONTWAIT,
+			     (struct sockaddr *)&to, sizeof(to)));
+	EXPECT_EQ(ENOBUFS, errno);
+	EXPECT_EQ(evicted0 + 6, wind_stat(wind_ns(B), "PeersEvicted"));
+	EXPECT_EQ(4, sock_peers(wind_ns(B), self->n.b_port));
+	/* what never left is dropped at close, not waited for */
+	setsockopt(self->n.b, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	for (i = 0; i < 5; i++)
+		close(eve[i]);
+}
+
 /* B's WIND_PEER_INFO of A: what B last told A it takes (wpi_rcv_wnd) */
 static int rcv_wnd_of_a(struct nodes *n, uint32_t *wnd)
 {

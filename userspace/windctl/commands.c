@@ -59,6 +59,7 @@ static const struct {
 	{ WIND_A_STATS_OUT_DUPACKS_LIMITED,	"OutDupAcksLimited" },
 	{ WIND_A_STATS_IN_DSM_UNVERIFIED,	"InDsmUnverified" },
 	{ WIND_A_STATS_IN_DSM_LIMITED,		"InDsmLimited" },
+	{ WIND_A_STATS_PEERS_EVICTED,		"PeersEvicted" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */
