@@ -179,6 +179,22 @@ static struct {
 } opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20,
 	    .senders = 1 };
 
+/* The protocol whose repetition runs, for the watchdog's message. */
+static volatile sig_atomic_t cur_proto = -1;
+
+static void watchdog_fired(int sig)
+{
+	static const char msg[] = "windperf: watchdog: stalled in a repetition of ";
+	int p = cur_proto;
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0 ||
+	    (p >= 0 && write(2, proto_names[p], strlen(proto_names[p])) < 0) ||
+	    write(2, "\n", 1) < 0)
+		_exit(142);
+	_exit(142);
+}
+
 static _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -2028,6 +2044,7 @@ static int client(const enum proto *protos, int np, const char *host,
 			}
 			if (goodput && protos[k] == P_UDP && size > 65507)
 				r->size = 65507;	/* the largest datagram */
+			cur_proto = protos[k];
 			if (!strcmp(opt.test, "sync"))
 				sync_warm(&c[k], r);
 			else if (msgs)
@@ -2044,6 +2061,7 @@ static int client(const enum proto *protos, int np, const char *host,
 			for (int k = 0; k < np; k++) {
 				struct row *r = &rows[k][v];
 
+				cur_proto = protos[k];
 				if (!strcmp(opt.test, "sync"))
 					sync_rep(&c[k], r, rep);
 				else if (msgs)
@@ -2181,6 +2199,7 @@ int main(int argc, char **argv)
 	if (!host || !opt.test)
 		usage(2);
 	/* a hung transport must not hang the benchmark */
+	signal(SIGALRM, watchdog_fired);
 	alarm(watchdog);
 	return client(protos, np, host, port, n);
 }
