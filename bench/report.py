@@ -9,7 +9,9 @@ their figures) and the PNG plots (gnuplot, bench/plot.gp).
 Input, written by scripts/bench-guest.sh in the VM: meta.json, raw.jsonl
 (one windperf -j object per line, tagged with "row" and "loss"),
 iperf3-*.json, and from the 2-vCPU boot (busy polling, Soft-RoCE)
-meta-2.json and rxe.jsonl (perftest's and scripts/pagecost.c's figures).
+meta-2.json and rxe.jsonl (perftest's and scripts/pagecost.c's figures),
+and from the two-VM run of the kpeers-lan rows (scripts/bench-kpeers-lan-guest)
+lan.jsonl and meta-lan.json.
 """
 import argparse
 import json
@@ -20,7 +22,10 @@ import subprocess
 import sys
 
 PROTOS = ("wind", "udp", "tcp")
-NAMES = {"wind": "Wind", "udp": "UDP", "tcp": "TCP"}
+NAMES = {"wind": "Wind", "udp": "UDP", "tcp": "TCP", "sctp": "SCTP", "tipc": "TIPC",
+         "rds": "RDS/TCP"}
+# the kpeers rows: Wind beside these, in one windperf client per row
+KPEERS = ("udp", "tcp", "sctp", "tipc", "rds")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -49,12 +54,22 @@ def load(out):
             meta["boot2"] = m
         else:
             meta = m
+    try:
+        with open(os.path.join(out, "meta-lan.json")) as f:
+            meta["lan"] = json.load(f)
+    except (OSError, ValueError):
+        pass
     runs = []
-    with open(os.path.join(out, "raw.jsonl")) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                runs.append(json.loads(line))
+    for name in ("raw.jsonl", "lan.jsonl"):
+        try:
+            f = open(os.path.join(out, name))
+        except OSError:
+            continue
+        with f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    runs.append(json.loads(line))
     iperf = {}
     for name in sorted(os.listdir(out)):
         if name.startswith("iperf3-") and name.endswith(".json"):
@@ -695,6 +710,124 @@ def msgs_rows(R):
     return L, t
 
 
+# The kpeers rows: (label, row suffix, size, reply, kind); kind: "lat"
+# (lower is better), "thr" (higher), "cpu" (CPU us per message of the
+# bulk row, lower), "msgs" (delivered messages/s, higher; Wind's target
+# against UDP is 2x)
+KP_ROWS = (("32 B round trip, µs", "rtt", 32, 0, "lat"),
+           ("page fetch 64 B -> 8 KiB, µs", "rr", 64, 8192, "lat"),
+           ("64 KiB one-way goodput, Mbit/s", "bulk", 65536, 0, "thr"),
+           ("CPU per 64 KiB message, µs", "bulk", 65536, 0, "cpu"),
+           ("8 senders x 64 B into one socket, msg/s delivered", "msgs8", 64, 0, "msgs"),
+           ("one socket to 256 peers round robin, 32 B, µs", "peers", 32, 0, "lat"))
+
+# (prefix, setup, what it cannot judge)
+KP_SETUPS = (("kp", "two netns of one kernel over a veth (1 vCPU)",
+              {"tipc": "not comparable: TIPC between two netns of one kernel "
+                       "short-circuits (tipc_lxc_xmit), its messages never "
+                       "cross the veth"}),
+             ("kpl", "two VMs of 1 vCPU each on a virtual LAN (scripts/cluster, "
+                     "virtio-net, QEMU's multicast socket backend)", {}))
+
+
+def kp_value(r, kind):
+    if r is None:
+        return None
+    return r.get("cpu_us") if kind == "cpu" else r["median"]
+
+
+def kp_cell(r, kind):
+    if r is None:
+        return "–"
+    if kind == "lat":
+        return lcell(r, 0)
+    if kind == "cpu":
+        return fmt(r.get("cpu_us"), 0)
+    c = cell(r, 0)
+    if kind == "msgs" and r.get("loss_pct"):
+        c += f", {r['loss_pct']:.1f}% lost"
+    return c
+
+
+def kp_judge(w, p, kind):
+    """(target text, measured text, met) of Wind's row w against peer p's."""
+    if kind in ("lat", "cpu"):
+        wv, pv = kp_value(w, kind), kp_value(p, kind)
+        x = ratio(w, p) if kind == "lat" else (wv / pv if wv is not None and pv else None)
+        unit = "µs" if kind == "lat" else "µs CPU"
+        return ("Wind <= peer", f"Wind {fmt(wv, 0)} vs {fmt(pv, 0)} {unit}, {rfmt(x)}x",
+                x is not None and x <= 1.0)
+    x = ratio(w, p)
+    unit = "Mbit/s" if kind == "thr" else "msg/s"
+    return ("Wind >= peer", f"Wind {fmt(kp_value(w, kind), 0)} vs "
+            f"{fmt(kp_value(p, kind), 0)} {unit}, {rfmt(x)}x", x is not None and x >= 1.0)
+
+
+def kpeers_rows(R, meta):
+    """The kernel's message transports beside Wind: the tables (markdown
+    lines) and, per setup, row and peer protocol, Wind's target (setup,
+    row, peer, target, measured, met; met None: not comparable)."""
+    L, t = [], []
+    w = L.append
+    if not any(R.get(f"{pre}-rtt", "wind", 32) for pre, _, _ in KP_SETUPS):
+        return L, t
+    w("## The kernel's message transports: SCTP, TIPC, RDS over TCP beside Wind\n")
+    w("One windperf client per row runs the six protocols, their repetitions "
+      "alternating: SCTP one-to-many (`SOCK_SEQPACKET`, `SCTP_NODELAY`), TIPC "
+      "(`AF_TIPC`, `SOCK_RDM`, to a service address), RDS over TCP (`AF_RDS`, "
+      "`SOCK_SEQPACKET`, `SO_RDS_TRANSPORT` TCP), each with its default buffers "
+      "(userspace/windperf/kpeers.c). The 8-sender row runs with Nagle on for "
+      "TCP and SCTP (`windperf -N`: the way to send a stream of small one-way "
+      "messages). Latency cells: median (min–max) over repetitions, p99 of every "
+      "exchange; UDP 64 KiB is 65507 B. CPU per message: busy time of the whole "
+      "machine the client runs on over messages sent: in the netns setup both "
+      "ends, in the two-VM setup the sender's VM only.\n")
+    for pre, setup, nc in KP_SETUPS:
+        if not R.get(f"{pre}-rtt", "wind", 32):
+            continue
+        m = meta.get("lan", {}) if pre == "kpl" else meta
+        w(f"### {setup}\n")
+        w(f"Kernel {m.get('kernel', '?')}, {m.get('date', '?')}"
+          f"{', quick run' if m.get('quick') else ''}. Rows this setup judges: "
+          + ("every row for every protocol." if not nc else
+             "every row for every protocol but "
+             + "; ".join(f"{NAMES[k]} ({v})" for k, v in nc.items()) + ".") + "\n")
+        protos = ("wind",) + KPEERS
+        w("| row | " + " | ".join(NAMES[p] for p in protos) + " |")
+        w("|---" * (len(protos) + 1) + "|")
+        for label, suf, size, reply, kind in KP_ROWS:
+            rs = [R.get(f"{pre}-{suf}", p, size, reply) for p in protos]
+            w(f"| {label} | " + " | ".join(
+                kp_cell(r, kind) + (" (n/c)" if p in nc and r else "")
+                for p, r in zip(protos, rs)) + " |")
+        w("")
+        w("Wind's targets: every latency row at most each peer's, every throughput "
+          "row at least each peer's, CPU per 64 KiB message at most each peer's; "
+          "8 x 64 B: at least TCP's delivered rate (Nagle on) and 2x UDP's. "
+          "Ratios are Wind over the peer (median of per-round ratios).\n")
+        w("| row | peer | target | measured | met |")
+        w("|---|---|---|---|---|")
+        for label, suf, size, reply, kind in KP_ROWS:
+            wr = R.get(f"{pre}-{suf}", "wind", size, reply)
+            for p in KPEERS:
+                pr = R.get(f"{pre}-{suf}", p, size, reply)
+                if wr is None or pr is None:
+                    continue
+                target, measured, met = kp_judge(wr, pr, kind)
+                if kind == "msgs" and p == "udp":
+                    x = ratio(wr, pr)
+                    target, met = "Wind >= 2x UDP's delivered", x is not None and x >= 2.0
+                if kind == "msgs" and p == "tcp":
+                    target = "Wind >= TCP's (Nagle on)"
+                if p in nc:
+                    met = None
+                verdict = "not comparable" if met is None else "met" if met else "**not met**"
+                w(f"| {label} | {NAMES[p]} | {target} | {measured} | {verdict} |")
+                t.append((setup, label, NAMES[p], target, measured, met))
+        w("")
+    return L, t
+
+
 def write_plots(R, out, losses):
     gp = shutil.which("gnuplot")
     with open(os.path.join(out, "rtt.dat"), "w") as f:
@@ -787,6 +920,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
     w("")
 
     L.extend(msgs_rows(R)[0])
+    L.extend(kpeers_rows(R, meta)[0])
 
     if R.get("encap-udp-rtt", "wind", 32):
         w("## Wind inside UDP (`net.wind.encap=1`)\n")
@@ -987,7 +1121,10 @@ def main():
                    "iperf3": [dict(zip(("run", "mbps", "lost_pct", "error"), x))
                               for x in iperf_summary(iperf)],
                    "targets": [dict(zip(("row", "target", "measured", "met"), x))
-                               for x in tg]}, f, indent=1)
+                               for x in tg],
+                   "kpeers_targets": [dict(zip(("setup", "row", "peer", "target",
+                                                "measured", "met"), x))
+                                      for x in kpeers_rows(R, meta)[1]]}, f, indent=1)
     sys.stdout.write(md)
     print(f"bench: wrote {a.out}/results.md, results.json"
           + ("" if plot_err else ", rtt.png" + (", loss.png" if losses else "")))

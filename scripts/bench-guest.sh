@@ -87,7 +87,7 @@
 # ping waits for the scheduler as much as for the network.
 #
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy hol-split rxe"
+# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -104,7 +104,7 @@ IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers encap ipv6 loss iperf mem incast hol busy hol-split rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -400,6 +400,35 @@ if want peers; then
 	for _ in $PROTOS; do
 		stop_last_server
 	done
+fi
+
+# The kpeers rows: the kernel's own message transports (SCTP, TIPC, RDS
+# over TCP) beside Wind, UDP and TCP (scripts/bench-kpeers-lib).  TIPC
+# between two netns of one kernel takes its shortcut (tipc_lxc_xmit):
+# its messages never cross the veth, so its rows here say nothing of its
+# protocol; the kpeers-lan rows (two VMs, scripts/bench) judge it.
+if want kpeers; then
+	# shellcheck source=scripts/bench-kpeers-lib
+	. "$REPO/scripts/bench-kpeers-lib"
+	if ! kp_modules || ! kp_tipc_up ina || ! kp_tipc_up inb || ! kp_tipc_wait ina; then
+		say "    kpeers: n/a (see above)"
+	else
+		for p in $KP_PROTOS; do
+			start_server "$p" -p "$p" -P 5001 -A $IPB
+		done
+		for p in $PROTOS $KP_PROTOS; do
+			start_server "$p-256" -p "$p" -P 6001 -n 256 -A $IPB
+		done
+		for KPRUN in $(seq "${WIND_BENCH_KP_RUNS:-1}"); do
+			ROUND=
+			[ "${WIND_BENCH_KP_RUNS:-1}" -gt 1 ] && ROUND=$KPRUN
+			kp_rows kp
+		done
+		ROUND=
+		for _ in $PROTOS $KP_PROTOS $KP_PROTOS; do
+			stop_last_server
+		done
+	fi
 fi
 
 if want encap; then

@@ -2,15 +2,22 @@
 /*
  * windperf: Wind beside UDP and TCP, in the style of netperf/iperf3.
  *
- *   windperf -s [-6] -p PROTO [-P PORT] [-n N] [-b BYTES]
+ *   windperf -s [-6] -p PROTO [-P PORT] [-n N] [-b BYTES] [-A ADDR]
  *   windperf -c HOST [-6] -p PROTO[,PROTO...] -t TEST [-P PORT] [-n N]
  *            [-r REPS] [-d SECS] [-m SIZES] [-q BYTES] [-b BYTES] [-T MS]
- *            [-W SECS] [-j] [-S SENDERS -E NETNS-PREFIX]
+ *            [-W SECS] [-j] [-S SENDERS -E NETNS-PREFIX] [-N]
  *
  * PROTO is wind, udp or tcp; one code path serves all three: a message is
  * one sendto()/recvfrom() for Wind and UDP, and a 4-byte length prefix plus
  * the payload for TCP (TCP_NODELAY, received through a buffer).  Every
  * message starts with a 16-byte struct wp_hdr telling the server what to do.
+ * The kernel's own message transports take the datagram path too, with
+ * what is their own in kpeers.c: sctp (one-to-many SOCK_SEQPACKET,
+ * SCTP_NODELAY), tipc (SOCK_RDM to the service {0x57504600, port}: HOST
+ * is not used, the name table finds the server) and rds (over TCP; a
+ * server binds -A ADDR, by default its first IPv4 address).  They run the
+ * tests rtt, bulk, rr, peers and msgs.  -N: Nagle on for TCP and SCTP
+ * (the way to send a stream of small one-way messages).
  *
  * IPv4 or IPv6, for the three alike.  HOST is a numeric address of either
  * family (an IPv6 link-local one with its %scope); an IPv6 address makes
@@ -93,7 +100,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/tipc.h>
 #include <linux/wind.h>
+
+#include "kpeers.h"
 
 #define WP_MAGIC	0x57504631u	/* "WPF1" */
 #define WP_MAXMSG	(1u << 20)
@@ -119,8 +129,16 @@ struct wp_stat {
 	uint64_t msgs;
 };
 
-enum proto { P_WIND, P_UDP, P_TCP };
-static const char *const proto_names[] = { "wind", "udp", "tcp" };
+enum proto { P_WIND, P_UDP, P_TCP, P_SCTP, P_TIPC, P_RDS, NPROTO };
+static const char *const proto_names[] = {
+	"wind", "udp", "tcp", "sctp", "tipc", "rds",
+};
+
+/* SCTP, TIPC, RDS: the kernel's message transports (kpeers.c) */
+static bool kpeer(enum proto p)
+{
+	return p >= P_SCTP;
+}
 
 /* TCP receive buffer: frames are parsed out of it. */
 struct rbuf {
@@ -135,6 +153,7 @@ struct ctx {
 	struct sockaddr_storage *addr;	/* the peers (client) */
 	struct rbuf *rb;		/* TCP: one per peer */
 	char *buf;			/* receive buffer (Wind, UDP) */
+	unsigned long returned;		/* TIPC: messages that came back */
 };
 
 static struct {
@@ -153,9 +172,28 @@ static struct {
 	bool wire6;		/* client: the peer is IPv6 on the wire */
 	int senders;		/* msgs, incast: sending processes (-S) */
 	bool more;		/* msgs: Wind with MSG_MORE (-M) */
+	bool nagle;		/* TCP, SCTP: Nagle on (-N), else *_NODELAY */
+	struct sockaddr_storage local;	/* server: -A address (RDS binds it) */
+	bool have_local;
 	const char *netns_prefix;	/* incast: -E */
 } opt = { .family = AF_INET,  .reps = 5, .secs = 1.0, .udp_timeout_ms = 20,
 	    .senders = 1 };
+
+/* The protocol whose repetition runs, for the watchdog's message. */
+static volatile sig_atomic_t cur_proto = -1;
+
+static void watchdog_fired(int sig)
+{
+	static const char msg[] = "windperf: watchdog: stalled in a repetition of ";
+	int p = cur_proto;
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0 ||
+	    (p >= 0 && write(2, proto_names[p], strlen(proto_names[p])) < 0) ||
+	    write(2, "\n", 1) < 0)
+		_exit(142);
+	_exit(142);
+}
 
 static _Noreturn void die(const char *fmt, ...)
 {
@@ -194,8 +232,12 @@ static void *xcalloc(size_t n, size_t size)
 static int open_socket(enum proto p)
 {
 	static const int types[] = { SOCK_WIND, SOCK_DGRAM, SOCK_STREAM };
-	int fd = socket(opt.family, types[p], 0);
+	int fd;
 
+	if (kpeer(p))
+		fd = kp_socket(proto_names[p], opt.family, !opt.nagle);
+	else
+		fd = socket(opt.family, types[p], 0);
 	if (fd < 0)
 		die("socket(%s%s):", proto_names[p],
 		    opt.family == AF_INET6 ? ", AF_INET6" : "");
@@ -209,7 +251,8 @@ static int open_socket(enum proto p)
 	if (p == P_TCP) {
 		int one = 1;
 
-		if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+		if ((!opt.nagle &&
+		     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one))) ||
 		    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
 			die("TCP_NODELAY:");
 	}
@@ -241,6 +284,8 @@ static void write_full(int fd, struct iovec *iov, int iovcnt)
 /* The length of a peer's address, by its family. */
 static socklen_t sa_len(const struct sockaddr_storage *ss)
 {
+	if (ss->ss_family == AF_TIPC)
+		return sizeof(struct sockaddr_tipc);
 	return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 					   sizeof(struct sockaddr_in);
 }
@@ -322,8 +367,10 @@ static ssize_t rx(struct ctx *c, int fd, struct rbuf *rb, char **msg,
 	}
 	for (;;) {
 		socklen_t alen = sizeof(*from);
-		ssize_t n = recvfrom(fd, c->buf, WP_MAXMSG, 0, (void *)from,
-				     &alen);
+		ssize_t n = kpeer(c->proto) ?
+			kp_recv(fd, proto_names[c->proto], c->buf, WP_MAXMSG, 0,
+				from, &c->returned) :
+			recvfrom(fd, c->buf, WP_MAXMSG, 0, (void *)from, &alen);
 
 		if (n >= 0) {
 			*msg = c->buf;
@@ -333,6 +380,18 @@ static ssize_t rx(struct ctx *c, int fd, struct rbuf *rb, char **msg,
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return -1;
+		if (errno == EREMOTEIO) {
+			/* TIPC: a message of ours came back (the receiver
+			 * was overloaded): a lost one-way message is loss;
+			 * a request is asked again, as a UDP timeout
+			 */
+			struct wp_hdr rh;
+
+			memcpy(&rh, c->buf, sizeof(rh));
+			if (rh.op == OP_SINK)
+				continue;
+			return -1;
+		}
 		die("recvfrom(%s):", proto_names[c->proto]);
 	}
 }
@@ -430,6 +489,13 @@ static int bind_port(enum proto p, int port)
 	};
 	int fd = open_socket(p), one = 1, err;
 
+	if (kpeer(p)) {
+		if (p == P_RDS && !opt.have_local && !kp_local_addr(&opt.local))
+			die("rds: no local IPv4 address to bind (-A)");
+		opt.have_local = true;
+		kp_bind(fd, proto_names[p], port, &opt.local);
+		return fd;
+	}
 	if (opt.family == AF_INET6) {
 		/* IPv6 only: an IPv4 server may hold the same port */
 		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)))
@@ -490,11 +556,16 @@ static void drain(struct ctx *c, int fd)
 	for (;;) {
 		socklen_t alen = sizeof(from);
 
-		n = recvfrom(fd, c->buf, WP_MAXMSG, MSG_DONTWAIT, (void *)&from,
-			     &alen);
+		n = kpeer(c->proto) ?
+			kp_recv(fd, proto_names[c->proto], c->buf, WP_MAXMSG,
+				MSG_DONTWAIT, &from, &c->returned) :
+			recvfrom(fd, c->buf, WP_MAXMSG, MSG_DONTWAIT,
+				 (void *)&from, &alen);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
+			if (errno == EREMOTEIO)	/* TIPC: a reply came back */
+				continue;
 			/* A peer failed: a reply whose ACK was lost, resent
 			 * after its client closed, is refused (Wind), or an
 			 * ICMP error came back (UDP).  The failure is that
@@ -708,6 +779,9 @@ static void counters(enum proto p, double *c)
 		c[C_RETRANS] = snmp_get("Tcp", "RetransSegs");
 		c[C_RTO] = snmp_file_get("/proc/net/netstat", "TcpExt",
 					 "TCPTimeouts");
+		break;
+	default:
+		kp_counters(proto_names[p], &c[C_OUT], &c[C_IN], &c[C_RETRANS]);
 		break;
 	}
 	c[C_IPFRAG] = opt.wire6 ? kv_get("/proc/net/snmp6", "Ip6FragCreates") :
@@ -1294,7 +1368,10 @@ static void client_open(struct ctx *c, enum proto p,
 	c->buf = xcalloc(1, WP_MAXMSG);
 	for (int i = 0; i < n; i++) {
 		c->addr[i] = *server;
-		set_port(&c->addr[i], port + i);
+		if (p == P_TIPC)
+			kp_tipc_addr(&c->addr[i], port + i);
+		else
+			set_port(&c->addr[i], port + i);
 	}
 	if (p == P_TCP) {
 		c->rb = xcalloc(n, sizeof(*c->rb));
@@ -1308,6 +1385,20 @@ static void client_open(struct ctx *c, enum proto p,
 		return;
 	}
 	c->fd[0] = open_socket(p);
+	if (kpeer(p))
+		kp_client_bind(c->fd[0], proto_names[p], server);
+	if (p == P_TIPC) {
+		/* an overloaded TIPC receiver returns what it cannot queue,
+		 * and a reply can come back to the server as well, which
+		 * then has nothing to send again: a request unanswered for
+		 * a second is asked again (counted as a timeout)
+		 */
+		struct timeval tv = { 1, 0 };
+
+		if (setsockopt(c->fd[0], SOL_SOCKET, SO_RCVTIMEO, &tv,
+			       sizeof(tv)))
+			die("SO_RCVTIMEO:");
+	}
 	if (p == P_UDP) {
 		struct timeval tv = {
 			opt.udp_timeout_ms / 1000,
@@ -1334,7 +1425,9 @@ static _Noreturn void msgs_child(struct ctx *pc, int size, uint32_t session,
 				 double secs, int wfd)
 {
 	const struct sockaddr_storage *srv_addr = &pc->addr[0];
-	int port = ntohs(srv_addr->ss_family == AF_INET6 ?
+	int port = srv_addr->ss_family == AF_TIPC ?
+		   (int)((const struct sockaddr_tipc *)srv_addr)->addr.name.name.instance :
+		   ntohs(srv_addr->ss_family == AF_INET6 ?
 			 ((const struct sockaddr_in6 *)srv_addr)->sin6_port :
 			 ((const struct sockaddr_in *)srv_addr)->sin_port);
 	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_SINK, .seq = session };
@@ -1361,6 +1454,14 @@ static _Noreturn void msgs_child(struct ctx *pc, int size, uint32_t session,
 
 		get_stat(&c, session, &st, &res.timeouts);
 		res.rcvd = st.msgs;
+	} else if (kpeer(c.proto)) {
+		/* delivered in order on this socket pair: once the server
+		 * answers, it holds every message this sender sent (RDS's
+		 * close() would drop what is still queued)
+		 */
+		struct wp_stat st;
+
+		get_stat(&c, session, &st, &res.timeouts);
 	}
 	close(c.fd[0]);
 	if (write(wfd, &res, sizeof(res)) != sizeof(res))
@@ -1882,14 +1983,18 @@ static int hol_client(const enum proto *protos, int np, const char *host,
 static int client(const enum proto *protos, int np, const char *host,
 		  int port, int n)
 {
-	static struct row rows[3][16];
-	struct ctx c[3];
+	static struct row rows[NPROTO][16];
+	struct ctx c[NPROTO];
 	struct sockaddr_storage server;
 	bool goodput, mem, msgs;
 	int nv;
 
 	set_default_sizes();
 	seq_init();
+	for (int k = 0; k < np; k++)
+		if (kpeer(protos[k]) && (!strcmp(opt.test, "incast") ||
+					 !strcmp(opt.test, "hol")))
+			die("-t %s: wind, udp, tcp only", opt.test);
 	if (!strcmp(opt.test, "incast"))
 		return incast_client(protos, np, host, port);
 	if (!strcmp(opt.test, "hol"))
@@ -1901,6 +2006,8 @@ static int client(const enum proto *protos, int np, const char *host,
 	for (int k = 0; k < np; k++) {
 		if ((!strcmp(opt.test, "sync") || mem) && protos[k] != P_WIND)
 			die("-t %s is for Wind only", opt.test);
+		if (protos[k] == P_RDS && server.ss_family != AF_INET)
+			die("-p rds: an IPv4 server address");
 		client_open(&c[k], protos[k], &server, port, n);
 	}
 	if (mem) {
@@ -1937,6 +2044,7 @@ static int client(const enum proto *protos, int np, const char *host,
 			}
 			if (goodput && protos[k] == P_UDP && size > 65507)
 				r->size = 65507;	/* the largest datagram */
+			cur_proto = protos[k];
 			if (!strcmp(opt.test, "sync"))
 				sync_warm(&c[k], r);
 			else if (msgs)
@@ -1953,6 +2061,7 @@ static int client(const enum proto *protos, int np, const char *host,
 			for (int k = 0; k < np; k++) {
 				struct row *r = &rows[k][v];
 
+				cur_proto = protos[k];
 				if (!strcmp(opt.test, "sync"))
 					sync_rep(&c[k], r, rep);
 				else if (msgs)
@@ -1980,6 +2089,8 @@ static int client(const enum proto *protos, int np, const char *host,
 		if (msgs)
 			printf("\"senders\": %d, \"more\": %s, ", opt.senders,
 			       opt.more && protos[k] == P_WIND ? "true" : "false");
+		if (protos[k] == P_TCP || protos[k] == P_SCTP)
+			printf("\"nagle\": %s, ", opt.nagle ? "true" : "false");
 		printf("\"rows\": [");
 		for (int v = 0; v < nv; v++)
 			print_row(&c[k], &rows[k][v], goodput, v == 0);
@@ -1992,7 +2103,8 @@ static int client(const enum proto *protos, int np, const char *host,
 static _Noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: windperf -s [-6] -p wind|udp|tcp [-P port] [-n sockets] [-b bytes]\n"
+		"usage: windperf -s [-6] -p wind|udp|tcp|sctp|tipc|rds [-P port] [-n sockets]\n"
+		"                [-b bytes] [-A bind address (rds)]\n"
 		"       windperf -c HOST [-6] -p PROTO[,PROTO...]\n"
 		"                -t rtt|sync|bulk|rr|peers|mem|msgs|incast|hol\n"
 		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
@@ -2000,7 +2112,7 @@ static _Noreturn void usage(int status)
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
 		"                [-T udp timeout ms] [-W watchdog secs] [-j]\n"
 		"                [-S senders (msgs, incast)] [-M: Wind MSG_MORE (msgs)]\n"
-		"                [-E netns-prefix (incast)]\n"
+		"                [-E netns-prefix (incast)] [-N: Nagle on (tcp, sctp)]\n"
 		"HOST: numeric IPv4 or IPv6 address (fe80::1%%eth0 for link-local);\n"
 		"an IPv6 one makes the client's sockets AF_INET6.\n"
 		"-6: AF_INET6 sockets; a server binds [::] with IPV6_V6ONLY (beside an\n"
@@ -2013,10 +2125,10 @@ int main(int argc, char **argv)
 	const char *host = NULL;
 	int port = 5201, n = 1, ch, watchdog = 600, np = 0;
 	bool srv_mode = false;
-	enum proto protos[3];
+	enum proto protos[NPROTO];
 	char *save, *tok;
 
-	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jhS:ME:")) != -1) {
+	while ((ch = getopt(argc, argv, "s6c:p:P:n:k:t:r:d:m:q:b:T:W:jhS:ME:NA:")) != -1) {
 		switch (ch) {
 		case 's': srv_mode = true; break;
 		case '6': opt.family = AF_INET6; break;
@@ -2027,10 +2139,10 @@ int main(int argc, char **argv)
 			     tok = strtok_r(NULL, ",", &save)) {
 				int p = -1;
 
-				for (int i = 0; i < 3; i++)
+				for (int i = 0; i < NPROTO; i++)
 					if (!strcmp(tok, proto_names[i]))
 						p = i;
-				if (p < 0 || np == 3)
+				if (p < 0 || np == NPROTO)
 					die("bad protocol list at %s", tok);
 				protos[np++] = p;
 			}
@@ -2058,6 +2170,17 @@ int main(int argc, char **argv)
 		case 'S': opt.senders = atoi(optarg); break;
 		case 'M': opt.more = true; break;
 		case 'E': opt.netns_prefix = optarg; break;
+		case 'N': opt.nagle = true; break;
+		case 'A': {
+			struct sockaddr_in *sin = (void *)&opt.local;
+
+			memset(&opt.local, 0, sizeof(opt.local));
+			sin->sin_family = AF_INET;
+			if (inet_pton(AF_INET, optarg, &sin->sin_addr) != 1)
+				die("-A: a numeric IPv4 address");
+			opt.have_local = true;
+			break;
+		}
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
@@ -2076,6 +2199,7 @@ int main(int argc, char **argv)
 	if (!host || !opt.test)
 		usage(2);
 	/* a hung transport must not hang the benchmark */
+	signal(SIGALRM, watchdog_fired);
 	alarm(watchdog);
 	return client(protos, np, host, port, n);
 }
