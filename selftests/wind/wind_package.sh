@@ -2,13 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The installed Debian packages (make deb; scripts/deb-test installs them
-# in a fresh Debian 12 root and boots it with WIND_NO_INSTALL=1), inside
-# the VM: the module DKMS built for this kernel is what socket() loads,
-# and each package's files work from where the package put them, with no
-# environment set: windctl, the libfabric provider, a program built with
-# pkg-config libwind (shared and static), the preload shim by its bare
-# name, the Wireshark dissector, the manual pages.  Skips itself when the
-# packages are not installed (a plain make check).  KTAP output.
+# in a fresh Debian 12 root and boots it with WIND_NO_INSTALL=1).  Each
+# package's files work from where the package put them, with no
+# environment set.  KTAP output; skips itself when the packages are not
+# installed (a plain make check).
+#
+#   wind_package.sh             in the VM: the module DKMS built for this
+#                               kernel is the only one and what socket()
+#                               loads; windctl; fi_info -p wind; programs
+#                               built against libwind send a message; the
+#                               preload shim by its bare name
+#   wind_package.sh --host DIR  in the root itself, no module needed: a
+#                               program builds with pkg-config libwind
+#                               (shared) and libwind.a (static), into DIR;
+#                               tshark loads the dissector; man finds the
+#                               pages.  Under TCG these take minutes, so
+#                               scripts/deb-test runs them natively and
+#                               gives the VM run DIR as WIND_PACKAGE_BIN.
 #
 #   +------- windpa-PID -------+            +------- windpb-PID -------+
 #   | eth0 10.79.1.1/24        |<-- veth -->| eth0 10.79.1.2/24        |
@@ -17,12 +27,23 @@
 set -u
 
 ksft_skip=4
-NTESTS=9
+mode=vm
+BIN=${WIND_PACKAGE_BIN:-}
+if [ "${1:-}" = --host ]; then
+	mode=host
+	BIN=${2:?usage: wind_package.sh --host DIR}
+	mkdir -p "$BIN" || exit 1
+	BIN=$(cd "$BIN" && pwd -P)
+fi
+# vm: 6 tests, and the build when no WIND_PACKAGE_BIN; host: 3
+if [ "$mode" = host ]; then NTESTS=3; elif [ -n "$BIN" ]; then NTESTS=6; else NTESTS=7; fi
 A=windpa-$$
 B=windpb-$$
 TMP=$(mktemp -d /tmp/wind_package.XXXXXX)
 KVER_RUN=$(uname -r)
-DKMS_KO=/lib/modules/$KVER_RUN/updates/dkms/wind.ko
+# wind.ko, or wind.ko.xz where the kernel's modules are compressed (6.12)
+DKMS_KO=$(ls /lib/modules/"$KVER_RUN"/updates/dkms/wind.ko* 2>/dev/null)
+DKMS_KO=${DKMS_KO:-/lib/modules/$KVER_RUN/updates/dkms/wind.ko}
 MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 # A fresh root login's environment, for the programs run "as installed"
 CLEAN_ENV=(env -i HOME="$TMP/home" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
@@ -65,7 +86,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "TAP version 13"
-[ "$(id -u)" = 0 ] || skip_all "must be root"
+[ "$mode" = host ] || [ "$(id -u)" = 0 ] || skip_all "must be root"
 for p in wind-dkms libwind0 libwind-dev wind-tools libwind-preload libfabric-wind wind-wireshark; do
 	[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)" = "ii " ] ||
 		skip_all "package $p not installed (make deb; scripts/deb-test)"
@@ -73,6 +94,106 @@ done
 command -v cc >/dev/null || skip_all "no C compiler"
 mkdir -p "$TMP/home"
 echo "1..$NTESTS"
+
+if [ "$mode" = host ]; then
+	OUT=$BIN
+# A tiny program against the installed header and library
+cat > "$TMP/hello.c" <<'EOF'
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/wind.h>
+#include <libwind.h>
+
+int main(int argc, char **argv)
+{
+	char buf[256];
+	struct sockaddr_in from, to = { .sin_family = AF_INET };
+	int fd;
+	ssize_t n;
+
+	if (SOCK_WIND != 7 || IPPROTO_WIND != 253)
+		return 3;
+	if (argc == 3 && !strcmp(argv[1], "recv")) {
+		fd = wind_socket(0);
+		if (fd < 0 || wind_bind(fd, (uint16_t)atoi(argv[2])) < 0)
+			return perror("recv"), 1;
+		printf("ready %d\n", wind_port(fd));
+		fflush(stdout);
+		n = wind_recv(fd, buf, sizeof(buf) - 1, &from, NULL);
+		if (n < 0)
+			return perror("wind_recv"), 1;
+		buf[n] = 0;
+		printf("%s from %s\n", buf, inet_ntoa(from.sin_addr));
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "send")) {
+		fd = wind_socket(WIND_SOCK_BIND);
+		to.sin_port = htons((uint16_t)atoi(argv[3]));
+		inet_pton(AF_INET, argv[2], &to.sin_addr);
+		n = wind_send(fd, &to, argv[4], strlen(argv[4]), WIND_SYNC_ORDERED);
+		if (n != (ssize_t)strlen(argv[4]))
+			return perror("wind_send"), 1;
+		return 0;
+	}
+	return 2;
+}
+EOF
+
+# 5: pkg-config libwind from libwind-dev: system paths, nothing to add;
+# the program builds against the shared and the static library
+flags=$("${CLEAN_ENV[@]}" pkg-config --cflags --libs libwind 2>&1)
+echo "# pkg-config --cflags --libs libwind: $flags"
+cc -std=c11 -D_DEFAULT_SOURCE -Wall -Werror "$TMP/hello.c" $flags -o "$OUT/hello" 2>&1 | diag
+rc=${PIPESTATUS[0]}
+cc -std=c11 -D_DEFAULT_SOURCE -Wall -Werror "$TMP/hello.c" \
+	"/usr/lib/$MA/libwind.a" -o "$OUT/hello-static" 2>&1 | diag
+src=${PIPESTATUS[0]}
+if [ $rc = 0 ] && [ $src = 0 ] && [ "$(echo $flags)" = "-lwind" ] &&
+   "${CLEAN_ENV[@]}" ldd "$OUT/hello" | grep -q "libwind.so.0 => /lib/$MA/libwind.so.0\|libwind.so.0 => /usr/lib/$MA/libwind.so.0" &&
+   ! ldd "$OUT/hello-static" | grep -q libwind; then
+	ok "a program builds with pkg-config libwind (shared) and libwind.a (static)"
+else
+	ldd "$OUT/hello" 2>&1 | diag
+	not_ok "a program builds with pkg-config libwind (cc $rc, static $src, flags $flags)"
+fi
+
+# 8: tshark loads the dissector by itself (a clean HOME: no personal plugins)
+if command -v tshark >/dev/null; then
+	"${CLEAN_ENV[@]}" tshark -G plugins > "$TMP/plugins.log" 2>&1
+	rc=$?
+	grep -i wind "$TMP/plugins.log" | diag
+	"${CLEAN_ENV[@]}" tshark -G protocols 2>/dev/null | grep -i '	wind$' | diag
+	if [ $rc = 0 ] &&
+	   grep -q "^wind\.lua.*/usr/lib/$MA/wireshark/plugins/wind\.lua" "$TMP/plugins.log" &&
+	   "${CLEAN_ENV[@]}" tshark -G protocols 2>/dev/null | grep -qi '	wind$'; then
+		ok "tshark loads wind.lua (wind-wireshark) from its global plugin directory"
+	else
+		head -n 20 "$TMP/plugins.log" | diag
+		not_ok "tshark loads wind.lua (wind-wireshark) from its global plugin directory (exit $rc)"
+	fi
+else
+	ok "tshark loads wind.lua # SKIP tshark not installed"
+fi
+
+# 9: the manual pages, where man finds them
+man_ok() {
+	local page p
+	for page in 8:windctl 3:libwind 7:wind 7:fi_wind 8:libwind-preload; do
+		p=$("${CLEAN_ENV[@]}" man -w "${page%%:*}" "${page#*:}" 2>&1)
+		[ "$p" = "/usr/share/man/man${page%%:*}/${page#*:}.${page%%:*}.gz" ] ||
+			{ echo "man -w ${page%%:*} ${page#*:}: $p"; return 1; }
+	done
+	"${CLEAN_ENV[@]}" man 7 wind 2>/dev/null | grep -q SOCK_WIND || { echo "man 7 wind: no SOCK_WIND"; return 1; }
+}
+man_ok 2>&1 | diag
+result "${PIPESTATUS[0]}" "man finds windctl(8), libwind(3), wind(7), fi_wind(7), libwind-preload(8)"
+
+	echo "# $((NTESTS - failed)) passed, $failed failed"
+	[ $failed -eq 0 ]
+	exit
+fi
 
 # 1: DKMS built and installed the module for this kernel; it is the only
 # wind.ko modprobe knows, and nothing has loaded it yet
@@ -95,12 +216,28 @@ rc=$?
 diag < "$TMP/mod.log"
 result $rc "dkms: wind/$ver installed for $KVER_RUN in updates/dkms, the only wind.ko, not loaded"
 
-# 2: socket(AF_INET, SOCK_WIND, 0) loads that module (its aliases)
+# 2: socket(AF_INET, SOCK_WIND, 0) loads that module (its aliases): the
+# GNU build ID of the loaded module (its notes in /sys/module) is the
+# file's
+loaded_id() {
+	od -An -tx1 -v /sys/module/wind/notes/.note.gnu.build-id 2>/dev/null |
+		tr -d ' \n' | tail -c 40
+}
+file_id() {
+	local f=$1
+	case "$f" in
+	*.xz) xz -dc "$f" > "$TMP/wind.ko" && f=$TMP/wind.ko ;;
+	*.zst) zstd -q -dc "$f" > "$TMP/wind.ko" && f=$TMP/wind.ko ;;
+	esac
+	readelf -n "$f" | sed -n 's/^ *Build ID: *//p'
+}
 out=$(python3 -c 'import socket; socket.socket(socket.AF_INET, 7, 0).close()' 2>&1)
 rc=$?
 [ -n "$out" ] && echo "$out" | diag
-if [ $rc = 0 ] && [ -d /sys/module/wind ] &&
-   [ "$(cat /sys/module/wind/srcversion)" = "$(modinfo -F srcversion "$DKMS_KO")" ]; then
+want=$(file_id "$DKMS_KO")
+got=$(loaded_id)
+echo "# build ID: $DKMS_KO $want, loaded ${got:-none}"
+if [ $rc = 0 ] && [ -d /sys/module/wind ] && [ ${#want} = 40 ] && [ "$got" = "$want" ]; then
 	ok "socket(AF_INET, SOCK_WIND, 0) autoloads the DKMS-built wind.ko"
 else
 	not_ok "socket(AF_INET, SOCK_WIND, 0) autoloads the DKMS-built wind.ko (exit $rc)"
@@ -154,6 +291,10 @@ else
 	not_ok "fi_info -p wind with no environment (exit $rc)"
 fi
 
+if [ -n "$BIN" ]; then
+	OUT=$BIN
+else
+	OUT=$TMP
 # A tiny program against the installed header and library
 cat > "$TMP/hello.c" <<'EOF'
 #include <arpa/inet.h>
@@ -202,18 +343,20 @@ EOF
 # the program builds against the shared and the static library
 flags=$("${CLEAN_ENV[@]}" pkg-config --cflags --libs libwind 2>&1)
 echo "# pkg-config --cflags --libs libwind: $flags"
-cc -std=c11 -D_DEFAULT_SOURCE -Wall -Werror "$TMP/hello.c" $flags -o "$TMP/hello" 2>&1 | diag
+cc -std=c11 -D_DEFAULT_SOURCE -Wall -Werror "$TMP/hello.c" $flags -o "$OUT/hello" 2>&1 | diag
 rc=${PIPESTATUS[0]}
 cc -std=c11 -D_DEFAULT_SOURCE -Wall -Werror "$TMP/hello.c" \
-	"/usr/lib/$MA/libwind.a" -o "$TMP/hello-static" 2>&1 | diag
+	"/usr/lib/$MA/libwind.a" -o "$OUT/hello-static" 2>&1 | diag
 src=${PIPESTATUS[0]}
 if [ $rc = 0 ] && [ $src = 0 ] && [ "$(echo $flags)" = "-lwind" ] &&
-   "${CLEAN_ENV[@]}" ldd "$TMP/hello" | grep -q "libwind.so.0 => /lib/$MA/libwind.so.0\|libwind.so.0 => /usr/lib/$MA/libwind.so.0" &&
-   ! ldd "$TMP/hello-static" | grep -q libwind; then
+   "${CLEAN_ENV[@]}" ldd "$OUT/hello" | grep -q "libwind.so.0 => /lib/$MA/libwind.so.0\|libwind.so.0 => /usr/lib/$MA/libwind.so.0" &&
+   ! ldd "$OUT/hello-static" | grep -q libwind; then
 	ok "a program builds with pkg-config libwind (shared) and libwind.a (static)"
 else
-	ldd "$TMP/hello" 2>&1 | diag
+	ldd "$OUT/hello" 2>&1 | diag
 	not_ok "a program builds with pkg-config libwind (cc $rc, static $src, flags $flags)"
+fi
+
 fi
 
 # talk BINARY: one message from A to B; B prints what it got
@@ -229,7 +372,7 @@ talk() {
 }
 
 # 6
-{ talk "$TMP/hello" && talk "$TMP/hello-static"; } 2>&1 | diag
+{ talk "$OUT/hello" && talk "$OUT/hello-static"; } 2>&1 | diag
 result "${PIPESTATUS[0]}" "the programs (libwind0, libwind.a) send a sync message between namespaces"
 
 # 7: the shim, by its bare name, turns Python's UDP socket into Wind
@@ -245,37 +388,6 @@ else
 	echo "$out" | diag
 	not_ok "LD_PRELOAD=libwind-preload.so (libwind-preload) converts a UDP socket"
 fi
-
-# 8: tshark loads the dissector by itself (a clean HOME: no personal plugins)
-if command -v tshark >/dev/null; then
-	"${CLEAN_ENV[@]}" tshark -G plugins > "$TMP/plugins.log" 2>&1
-	rc=$?
-	grep -i wind "$TMP/plugins.log" | diag
-	"${CLEAN_ENV[@]}" tshark -G protocols 2>/dev/null | grep -i '	wind$' | diag
-	if [ $rc = 0 ] &&
-	   grep -q "^wind\.lua.*/usr/lib/$MA/wireshark/plugins/wind\.lua" "$TMP/plugins.log" &&
-	   "${CLEAN_ENV[@]}" tshark -G protocols 2>/dev/null | grep -qi '	wind$'; then
-		ok "tshark loads wind.lua (wind-wireshark) from its global plugin directory"
-	else
-		head -n 20 "$TMP/plugins.log" | diag
-		not_ok "tshark loads wind.lua (wind-wireshark) from its global plugin directory (exit $rc)"
-	fi
-else
-	ok "tshark loads wind.lua # SKIP tshark not installed"
-fi
-
-# 9: the manual pages, where man finds them
-man_ok() {
-	local page p
-	for page in 8:windctl 3:libwind 7:wind 7:fi_wind 8:libwind-preload; do
-		p=$("${CLEAN_ENV[@]}" man -w "${page%%:*}" "${page#*:}" 2>&1)
-		[ "$p" = "/usr/share/man/man${page%%:*}/${page#*:}.${page%%:*}.gz" ] ||
-			{ echo "man -w ${page%%:*} ${page#*:}: $p"; return 1; }
-	done
-	"${CLEAN_ENV[@]}" man 7 wind 2>/dev/null | grep -q SOCK_WIND || { echo "man 7 wind: no SOCK_WIND"; return 1; }
-}
-man_ok 2>&1 | diag
-result "${PIPESTATUS[0]}" "man finds windctl(8), libwind(3), wind(7), fi_wind(7), libwind-preload(8)"
 
 unload || echo "# cannot unload wind"
 echo "# $((NTESTS - failed)) passed, $failed failed"
