@@ -14,6 +14,7 @@
 #   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
 #   make unit         host-side unit tests (tests/unit)
+#   make deb          the Debian packages, in build/deb/ (scripts/mkdeb)
 #   make clean
 #
 # KVER: the kernel to build for and boot (default: the newest installed
@@ -179,6 +180,16 @@ install uninstall:
 
 .PHONY: install uninstall
 # --- end install / uninstall ----------------------------------------------
+
+# --- deb: the Debian packages (scripts/mkdeb, debian/README.Debian) --------
+# Built with dpkg-buildpackage out of a copy in build/deb/, where the .debs
+# land; lintian over them.  No kernel needed: DKMS builds wind.ko on the
+# machine the packages are installed on.
+deb:
+	$(CURDIR)/scripts/mkdeb
+
+.PHONY: deb
+# --- end deb ---------------------------------------------------------------
 
 # --- bench: Wind beside UDP and TCP (scripts/bench, bench/README.md) -------
 # Boots the VM once (about 8 minutes); writes bench/results/ (results.md,

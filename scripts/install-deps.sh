@@ -34,6 +34,10 @@ PKGS=(
 	flex bison bc libelf-dev libssl-dev rsync
 	# scripts/fresh-machine-test (CI): a fresh Debian 12 root
 	debootstrap
+	# make deb (scripts/mkdeb): dpkg-buildpackage, dh with DKMS, lintian.
+	# Not dkms itself: wind-dkms depends on it, and apt brings it where
+	# the packages are installed.
+	dpkg-dev debhelper dh-dkms lintian
 	# userspace/fabric (libwind-fi.so) and its tests: libfabric, fi_info,
 	# fi_pingpong, Open MPI over libfabric, mpi4py
 	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
