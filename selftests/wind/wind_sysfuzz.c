@@ -297,7 +297,7 @@ static void check(int kind, long ret, int err, const int *allowed,
 
 /* Errors a socket may carry from an earlier async failure (SO_ERROR) */
 #define ASYNC_ERRS ECONNREFUSED, ETIMEDOUT, ECONNRESET, ECONNABORTED, \
-		   EMSGSIZE, EACCES, ERANGE, EINVAL, EIO
+		   EMSGSIZE, EACCES, ERANGE, EINVAL, EIO, EBUSY
 
 static const int send_errs[] = {
 	EOPNOTSUPP, EINVAL, EAFNOSUPPORT, EDESTADDRREQ, EMSGSIZE, EAGAIN,
@@ -944,7 +944,7 @@ static void check_errqueue(struct msghdr *m, long ret, int kind)
 	struct cmsghdr *c;
 	static const int ee_errs[] = { ETIMEDOUT, ECONNREFUSED, ECONNRESET,
 				       ECONNABORTED, EMSGSIZE, EACCES, ERANGE,
-				       EINVAL, EIO, 0 };
+				       EINVAL, EIO, EBUSY, 0 };
 
 	if (ret != 0)
 		report("MSG_ERRQUEUE returned %ld bytes", ret);
