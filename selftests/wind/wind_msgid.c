@@ -147,13 +147,15 @@ TEST_F(msgid, reports_name_exactly_the_refused_messages)
 		p[i].len = i % 4 == 3 ? 5000 : 64 + i;
 		p[i].dsm = i % 5 != 4;
 		p[i].off = (size_t)i * 6000;	/* disjoint */
-		/* a wrong key, 8 times: past WIND_KEYFAIL_BURST (16)
-		 * failures the sender's address is refused with EBUSY
-		 * (wind_dsm's key_guesses_are_limited_per_address)
+		/* a wrong key, 8 times (past WIND_KEYFAIL_BURST, 16,
+		 * failures the sender's address is refused with EBUSY:
+		 * wind_dsm's key_guesses_are_limited_per_address), and
+		 * past the region 13 times: 21 refusals, more than the
+		 * 16 an ACK names
 		 */
 		if (p[i].dsm && i % 6 == 3)
 			p[i].refused = EACCES;
-		else if (p[i].dsm && i % 7 == 1)
+		else if (p[i].dsm && (i % 3 == 0 || i % 7 == 1))
 			p[i].refused = ERANGE;	/* past the region */
 		if (i == 21) {
 			p[i].id = 0;	/* refused, reported without an id */
