@@ -99,6 +99,8 @@ static void nak_rcv(struct wind_peer *peer, u32 seq, u32 error)
 	}
 	if (!error || error > 4095)
 		error = EIO;
+	if (WIND_SKB_CB(found)->kernel)
+		return;		/* a one-sided answer: nobody waits for it */
 	list_for_each_entry(w, &peer->sync_waiters, node) {
 		if (w->first_seq == seq) {
 			w->err = error;

@@ -158,15 +158,18 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		WIND_ADD_STATS(sock_net(sk), WIND_MIB_IN_DSM_BYTES, written);
 		peer->rx_messages++;
 		trace_wind_deliver(peer, head, start);
-		consume_skb(head);
+		if (ret != 2)
+			consume_skb(head);
 		if (!ret) {
 			/* Direct Map: nothing is queued, nobody is woken */
 			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
 			return;
 		}
-		/* its bytes were charged in the packets just freed */
-		head = hdr;
-		wind_rmem_set_owner(head, sk, true);
+		if (ret == 1) {
+			/* its bytes were charged in the packets just freed */
+			head = hdr;
+			wind_rmem_set_owner(head, sk, true);
+		}
 	} else {
 		peer->rx_messages++;
 		trace_wind_deliver(peer, head, start);
@@ -189,7 +192,37 @@ static void deliver_in_order(struct wind_peer *peer)
 			break;
 		if (wind_seq_after(start + cb->nfrags, peer->rcv_nxt))
 			break;
+		if (unlikely(cb->flags & WIND_F_DSM) &&
+		    wind_rma_must_wait(peer, skb)) {
+			peer->rma_stalled = 1;
+			wind_sk(peer->sk)->rma_stalled = 1;
+			break;
+		}
 		deliver_message(peer, start, cb->nfrags);
+	}
+}
+
+/**
+ * wind_deliver_stalled() - go on delivering where a request waited
+ * @sk: the socket, locked
+ *
+ * An ordered one-sided request is not served while the send buffer
+ * cannot take its answer (wind_rma_must_wait()): it stays in the receive
+ * queue, holding back what its peer sent after it and shrinking the
+ * window offered to it.  Acknowledgments and failures free send buffer;
+ * this resumes every peer that waited.
+ */
+void wind_deliver_stalled(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	struct wind_peer *peer;
+
+	ws->rma_stalled = 0;
+	list_for_each_entry(peer, &ws->peer_list, node) {
+		if (!peer->rma_stalled)
+			continue;
+		peer->rma_stalled = 0;
+		deliver_in_order(peer);
 	}
 }
 

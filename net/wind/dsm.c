@@ -197,12 +197,14 @@ void wind_regions_destroy(struct sock *sk)
 	xa_destroy(&ws->regions);
 }
 
-/* Copy @len bytes at @skb_off of @skb to @off in @r, a byte offset from
- * the region's start (not its first page's): the caller checked that
- * [@off, @off + @len) lies inside [0, r->len).
+/* Copy @len bytes to @off in @r, a byte offset from the region's start
+ * (not its first page's), from @skb at @skb_off or, with @skb NULL,
+ * from @buf: the caller checked that [@off, @off + @len) lies inside
+ * [0, r->len).
  */
-static void region_write(struct wind_region_k *r, u64 off,
-			 const struct sk_buff *skb, int skb_off, u32 len)
+static void region_copy(struct wind_region_k *r, u64 off,
+			const struct sk_buff *skb, int skb_off,
+			const void *buf, u32 len)
 {
 	off += r->pgoff;
 	while (len) {
@@ -211,13 +213,43 @@ static void region_write(struct wind_region_k *r, u64 off,
 		u32 n = min_t(u32, len, PAGE_SIZE - poff);
 		void *va = kmap_local_page(page);
 
-		WARN_ON_ONCE(skb_copy_bits(skb, skb_off, va + poff, n));
+		if (skb)
+			WARN_ON_ONCE(skb_copy_bits(skb, skb_off, va + poff, n));
+		else
+			memcpy(va + poff, buf + skb_off, n);
 		kunmap_local(va);
 		flush_dcache_page(page);
 		off += n;
 		skb_off += n;
 		len -= n;
 	}
+}
+
+/**
+ * wind_region_write() - copy bytes of a packet into a region
+ * @r: the region, its socket locked
+ * @off: where, from the region's start
+ * @skb: the packet
+ * @skb_off: where in it the bytes start
+ * @len: how many: [@off, @off + @len) lies inside the region
+ */
+void wind_region_write(struct wind_region_k *r, u64 off,
+		       const struct sk_buff *skb, int skb_off, u32 len)
+{
+	region_copy(r, off, skb, skb_off, NULL, len);
+}
+
+/**
+ * wind_region_write_buf() - copy bytes from memory into a region
+ * @r: the region, its socket locked
+ * @off: where, from the region's start
+ * @buf: the bytes
+ * @len: how many: [@off, @off + @len) lies inside the region
+ */
+void wind_region_write_buf(struct wind_region_k *r, u64 off, const void *buf,
+			   u32 len)
+{
+	region_copy(r, off, NULL, 0, buf, len);
 }
 
 /* Walk the runs of a diff: with @r NULL only check them, else apply.
@@ -242,7 +274,8 @@ VISIBLE_IF_KUNIT int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 		if ((u64)run.off + run.len > rlen - base)
 			return -ERANGE;
 		if (r)
-			region_write(r, base + run.off, skb, off, run.len);
+			wind_region_write(r, base + run.off, skb, off,
+					  run.len);
 		*written += run.len;
 		off += run.len;
 		len -= run.len;
@@ -288,6 +321,40 @@ static bool keyfail_empty(struct wind_keyfail *kf)
 }
 
 /**
+ * wind_region_get() - the region a DSM message of @peer's names
+ * @peer: the sender, its socket locked
+ * @id: the region id it presents
+ * @key: the key it presents
+ * @err: set on failure
+ *
+ * A source address that used up its key failures (keyfail_slot()) is
+ * refused with -EBUSY before the region or key is looked at; a wrong
+ * key or region costs it a token.
+ *
+ * Return: the region, or NULL with *@err -EBUSY or -EACCES.
+ */
+struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
+				      int *err)
+{
+	struct wind_sock *ws = wind_sk(peer->sk);
+	struct wind_keyfail *kf = keyfail_slot(ws, &peer->daddr6);
+	struct wind_region_k *r;
+
+	if (keyfail_empty(kf)) {
+		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_LIMITED);
+		*err = -EBUSY;
+		return NULL;
+	}
+	r = xa_load(&ws->regions, id);
+	if (!r || crypto_memneq(&r->key, &key, sizeof(key))) {
+		kf->tokens--;
+		*err = -EACCES;
+		return NULL;
+	}
+	return r;
+}
+
+/**
  * wind_dsm_deliver() - carry out the DSM mode of a reassembled message
  * @peer: the sender, its socket locked
  * @skb: the message: struct wind_dsmhdr, then header, then data
@@ -298,23 +365,22 @@ static bool keyfail_empty(struct wind_keyfail *kf)
  * Everything that can fail (checks, the allocation of @hdr) happens
  * before the first byte is written: a refused message writes nothing.
  *
- * A source address that used up its key failures (keyfail_slot()) is
- * refused with -EBUSY before the region or key is looked at.
+ * One-sided requests and their answers go to rma.c once the region's key
+ * (a request's) or the message's form (an answer's) is checked.
  *
- * Return: 1 when *@hdr must be queued, 0 when the message is consumed,
- * or a negative errno for a refusal (nothing was written).
+ * Return: 1 when *@hdr must be queued (@skb consumed), 2 when @skb must
+ * be queued, 0 when the message is consumed, or a negative errno for a
+ * refusal (nothing was written).
  */
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		     u32 *written, struct sk_buff **hdr)
 {
-	struct wind_sock *ws = wind_sk(peer->sk);
 	struct wind_dsmhdr dh;
 	struct wind_dsm *rec;
 	struct wind_region_k *r;
 	u32 hdr_len, data_len, region;
 	u64 offset, key;
 	struct sk_buff *h = NULL;
-	struct wind_keyfail *kf;
 	int data_off, err;
 
 	if (skb_copy_bits(skb, 0, &dh, sizeof(dh)))
@@ -323,22 +389,19 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	region = ntohl(dh.region);
 	offset = be64_to_cpu(dh.offset);
 	key = be64_to_cpu(dh.key);
-	if (dh.mode < WIND_DSM_DIRECT_MAP || dh.mode > WIND_DSM_HEADER_DIFF ||
-	    hdr_len > skb->len - sizeof(dh))
+	if (dh.mode == WIND_DSM_WIRE_RMA_REPLY)
+		return wind_rma_reply_rcv(peer, skb, &dh, written, hdr);
+	if (((dh.mode < WIND_DSM_DIRECT_MAP || dh.mode > WIND_DSM_HEADER_DIFF) &&
+	     dh.mode != WIND_DSM_WIRE_RMA) || hdr_len > skb->len - sizeof(dh))
 		return -EINVAL;
 	data_off = sizeof(dh) + hdr_len;
 	data_len = skb->len - data_off;
 
-	kf = keyfail_slot(ws, &peer->daddr6);
-	if (keyfail_empty(kf)) {
-		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_LIMITED);
-		return -EBUSY;
-	}
-	r = xa_load(&ws->regions, region);
-	if (!r || crypto_memneq(&r->key, &key, sizeof(key))) {
-		kf->tokens--;
-		return -EACCES;
-	}
+	r = wind_region_get(peer, region, key, &err);
+	if (!r)
+		return err;
+	if (dh.mode == WIND_DSM_WIRE_RMA)
+		return wind_rma_serve(peer, r, &dh, skb, written);
 	if (offset > r->len)
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
@@ -366,7 +429,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
 		wind_diff_walk(r, offset, r->len, skb, data_off, data_len, written);
 	} else {
-		region_write(r, offset, skb, data_off, data_len);
+		wind_region_write(r, offset, skb, data_off, data_len);
 		*written = data_len;
 	}
 	trace_wind_dsm_write(peer, dh.mode, region, offset, *written);

@@ -728,9 +728,11 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ACKS);
 		wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), ah);
+		wind_rma_resume(sk);
 		goto drop;
 	}
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
+	wind_rma_resume(sk);
 	wind_rx_sender(peer);
 	if (skb_is_gso(skb))
 		wind_gso_rcv(peer, skb);

@@ -61,6 +61,9 @@ static const char * const wind_mib_names[WIND_MIB_MAX] = {
 	[WIND_MIB_OUT_DUPACKS_LIMITED]	= "OutDupAcksLimited",
 	[WIND_MIB_IN_DSM_UNVERIFIED]	= "InDsmUnverified",
 	[WIND_MIB_IN_DSM_LIMITED]	= "InDsmLimited",
+	[WIND_MIB_IN_RMA_READS]		= "InRmaReads",
+	[WIND_MIB_IN_RMA_ATOMICS]	= "InRmaAtomics",
+	[WIND_MIB_IN_RMA_COMPLETIONS]	= "InRmaCompletions",
 	[WIND_MIB_PEERS_EVICTED]	= "PeersEvicted",
 };
 

@@ -1112,13 +1112,12 @@ out:
  * Return: 0 or a negative errno; what was queued is the caller's to free.
  */
 static int fill_paged(struct sock *sk, struct sk_buff_head *q,
-		      struct msghdr *msg, const void *pre, size_t prefix,
-		      size_t total, unsigned int mss)
+		      struct iov_iter *from, const void *pre, size_t prefix,
+		      size_t total, unsigned int mss, gfp_t gfp)
 {
 	/* the fragments a packet may take: one a page it touches */
 	unsigned int worst = DIV_ROUND_UP(mss, PAGE_SIZE) + 1;
 	struct page_frag *pfrag = &wind_sk(sk)->dfrag;
-	gfp_t gfp = sk->sk_allocation | __GFP_ACCOUNT;
 	struct sk_buff *skb = NULL;
 	size_t done = 0, carved = 0;
 	unsigned int room = 0;
@@ -1139,7 +1138,7 @@ static int fill_paged(struct sock *sk, struct sk_buff_head *q,
 			n = min_t(size_t, chunk, prefix - done);
 			memcpy(va, pre + done, n);
 		}
-		if (!copy_from_iter_full(va + n, chunk - n, &msg->msg_iter))
+		if (!copy_from_iter_full(va + n, chunk - n, from))
 			return -EFAULT;
 		off = pfrag->offset;
 		pfrag->offset += chunk;
@@ -1336,6 +1335,128 @@ static int wait_for_sync(struct sock *sk, struct wind_sync_waiter *w,
 	return w->err ? -w->err : 0;
 }
 
+/* The packets of a message of @prefix bytes at @pre, then @len from
+ * @from, onto @q: what was queued is the caller's to free on failure.
+ */
+static int fill_msg(struct sock *sk, struct sk_buff_head *q,
+		    struct iov_iter *from, const void *pre, size_t prefix,
+		    size_t len, unsigned int mss, gfp_t gfp)
+{
+	size_t total = prefix + len;
+	struct sk_buff *skb;
+
+	if (total > mss)
+		return fill_paged(sk, q, from, pre, prefix, total, mss, gfp);
+	skb = alloc_pkt(sk, total, gfp);
+	if (!skb)
+		return -ENOBUFS;
+	__skb_queue_tail(q, skb);
+	if (prefix)
+		skb_put_data(skb, pre, prefix);
+	return copy_from_iter_full(skb_put(skb, len), len, from) ? 0 : -EFAULT;
+}
+
+/**
+ * wind_msg_prepare() - the packets of a message the kernel sends itself
+ * @peer: its destination, the socket locked (softirq included)
+ * @q: an empty queue, set to the packets
+ * @pre: the message's first bytes (its headers)
+ * @prefix: how many
+ * @from: the rest
+ * @len: how many
+ * @gfp: how to allocate
+ *
+ * The send buffer is judged as for sendmsg(), which would wait where
+ * this fails; a message of one packet is one linear skb, a longer one
+ * as fill_paged() makes it.
+ *
+ * Return: 0, -EMSGSIZE for a message the send buffer could never take,
+ * -ENOBUFS for one it cannot take now or memory, -EFAULT; on failure the
+ * caller frees what is on @q.
+ */
+int wind_msg_prepare(struct wind_peer *peer, struct sk_buff_head *q,
+		     const void *pre, size_t prefix, struct iov_iter *from,
+		     size_t len, gfp_t gfp)
+{
+	int err = wind_msg_room(peer, prefix + len);
+
+	if (err)
+		return err;
+	return fill_msg(peer->sk, q, from, pre, prefix, len, peer->mss, gfp);
+}
+
+/**
+ * wind_msg_room() - may the kernel queue a message to @peer now?
+ * @peer: the peer, its socket locked
+ * @total: the message's bytes
+ *
+ * Return: 0, -EMSGSIZE if the send buffer could never take it, -ENOBUFS
+ * if it cannot now (sendmsg() would wait).
+ */
+int wind_msg_room(const struct wind_peer *peer, size_t total)
+{
+	unsigned int mss = peer->mss, nfrags, pkt;
+	struct sock *sk = peer->sk;
+	u64 need;
+
+	nfrags = DIV_ROUND_UP(total, mss);
+	pkt = pkt_charge(mss, nfrags);
+	need = (u64)nfrags * pkt;
+	if (nfrags > U16_MAX || need > READ_ONCE(sk->sk_sndbuf))
+		return -EMSGSIZE;
+	if (!sndbuf_room(sk, peer, need, pkt))
+		return -ENOBUFS;
+	return 0;
+}
+
+/**
+ * wind_msg_queue() - put a message's packets on its peer's write queue
+ * @peer: the peer, its socket locked
+ * @q: the packets, as fill_msg() made them for @mss; emptied
+ * @total: the message's bytes
+ * @mss: the payload of each packet but the last
+ * @flags: its WIND_F_* (WIND_F_SYNC: the last asks for an ACK at once)
+ * @msgid: its WIND_CMSG_MSGID, or 0
+ * @kernel: the kernel's own message, whose failure nobody is told of
+ *
+ * Charges them to the socket's send buffer; wind_push() sends them.
+ */
+void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
+		    u32 total, unsigned int mss, u8 flags, u32 msgid,
+		    bool kernel)
+{
+	u32 nfrags = total ? DIV_ROUND_UP(total, mss) : 1;
+	struct sk_buff *skb;
+	u32 i = 0;
+
+	skb_queue_walk(q, skb) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		memset(cb, 0, sizeof(*cb));
+		cb->seq = peer->write_seq + i;
+		cb->frag = i;
+		/* all of mss but the message's last */
+		cb->npkts = max_t(u32, DIV_ROUND_UP(skb->len, mss), 1);
+		i += cb->npkts;
+		cb->pkt_size = mss;
+		cb->nfrags = nfrags;
+		cb->msg_len = total;
+		cb->flags = flags;
+		cb->msgid = msgid;
+		cb->kernel = kernel;
+		skb_set_owner_w(skb, peer->sk);
+	}
+	/* the last packet of a sync message asks for an ack at once */
+	if (flags & WIND_F_SYNC)
+		WIND_SKB_CB(skb_peek_tail(q))->flags |= WIND_F_ACKREQ;
+	if (!peer->send_head)
+		peer->send_head = skb_peek(q);
+	skb_queue_splice_tail_init(q, &peer->wq);
+	peer->write_seq += nfrags;
+	peer->tx_messages++;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_MESSAGES);
+}
+
 static int msgtype_of(struct sock *sk, int flags)
 {
 	if ((flags & (MSG_WIND_RELIABLE | MSG_WIND_SYNC)) ==
@@ -1348,12 +1469,17 @@ static int msgtype_of(struct sock *sk, int flags)
 	return READ_ONCE(wind_sk(sk)->msgtype);
 }
 
-/* WIND_CMSG_DSM and WIND_CMSG_MSGID (the id a refusal report names) */
-static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm, u32 *msgid)
+/* WIND_CMSG_DSM, WIND_CMSG_RMA (*@rma set) and WIND_CMSG_MSGID (the id
+ * a refusal report names); a DSM mode and a one-sided request exclude
+ * each other
+ */
+static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm,
+		       struct wind_rma *req, bool *rma, u32 *msgid)
 {
 	struct cmsghdr *cmsg;
 
 	dsm->mode = WIND_DSM_MESSAGE_THROUGH;
+	*rma = false;
 	*msgid = 0;
 	for_each_cmsghdr(cmsg, msg) {
 		if (!CMSG_OK(msg, cmsg))
@@ -1365,6 +1491,12 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm, u32 *msgid)
 			memcpy(msgid, CMSG_DATA(cmsg), sizeof(*msgid));
 			continue;
 		}
+		if (cmsg->cmsg_type == WIND_CMSG_RMA &&
+		    cmsg->cmsg_len == CMSG_LEN(sizeof(*req))) {
+			memcpy(req, CMSG_DATA(cmsg), sizeof(*req));
+			*rma = true;
+			continue;
+		}
 		if (cmsg->cmsg_type != WIND_CMSG_DSM ||
 		    cmsg->cmsg_len != CMSG_LEN(sizeof(*dsm)))
 			return -EINVAL;
@@ -1372,6 +1504,8 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm, u32 *msgid)
 		if (dsm->mode > WIND_DSM_HEADER_DIFF)
 			return -EINVAL;
 	}
+	if (*rma && dsm->mode != WIND_DSM_MESSAGE_THROUGH)
+		return -EINVAL;
 	return 0;
 }
 
@@ -1468,9 +1602,9 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	struct sk_buff_head frags;
 	struct wind_sync_waiter waiter;
 	struct wind_peer *peer;
-	struct sk_buff *skb;
 	unsigned int mss, nfrags, need, pkt, i;
-	struct wind_dsmhdr dsmhdr;
+	struct wind_rma_wire pre;
+	struct wind_rma req;
 	struct wind_dsm dsm;
 	size_t prefix = 0, total;
 	struct in6_addr daddr, saddr;
@@ -1478,6 +1612,7 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	int type, err, oif;
 	long timeo;
 	u32 msgid;
+	bool rma;
 	u8 flags;
 
 	if (msg->msg_flags & ~WIND_SEND_FLAGS)
@@ -1495,20 +1630,28 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 			&oif);
 	if (err)
 		return err;
-	err = parse_cmsgs(msg, &dsm, &msgid);
+	err = parse_cmsgs(msg, &dsm, &req, &rma, &msgid);
 	if (err)
 		return err;
-	if (dsm.mode != WIND_DSM_MESSAGE_THROUGH) {
+	if (rma) {
+		/* a request carries its headers and nothing else */
+		if (len)
+			return -EINVAL;
+		err = wind_rma_request(&req, &pre);
+		if (err)
+			return err;
+		prefix = sizeof(pre);
+	} else if (dsm.mode != WIND_DSM_MESSAGE_THROUGH) {
 		if (dsm.hdr_len > len)
 			return -EINVAL;
-		dsmhdr.mode = dsm.mode;
-		memset(dsmhdr.reserved, 0, sizeof(dsmhdr.reserved));
-		dsmhdr.region = htonl(dsm.region);
-		dsmhdr.offset = cpu_to_be64(dsm.offset);
-		dsmhdr.key = cpu_to_be64(dsm.key);
-		dsmhdr.hdr_len = htonl(dsm.hdr_len);
-		dsmhdr.reserved2 = 0;
-		prefix = sizeof(dsmhdr);
+		pre.dsm.mode = dsm.mode;
+		memset(pre.dsm.reserved, 0, sizeof(pre.dsm.reserved));
+		pre.dsm.region = htonl(dsm.region);
+		pre.dsm.offset = cpu_to_be64(dsm.offset);
+		pre.dsm.key = cpu_to_be64(dsm.key);
+		pre.dsm.hdr_len = htonl(dsm.hdr_len);
+		pre.dsm.reserved2 = 0;
+		prefix = sizeof(pre.dsm);
 	}
 	if (len + prefix > WIND_MAX_MSG)
 		return -EMSGSIZE;
@@ -1563,50 +1706,11 @@ lookup:
 		flags |= WIND_F_SYNC;
 	if (prefix)
 		flags |= WIND_F_DSM;
-	if (nfrags > 1) {
-		err = fill_paged(sk, &frags, msg, &dsmhdr, prefix, total, mss);
-	} else {
-		err = -ENOBUFS;
-		skb = alloc_pkt(sk, total,
-				sk->sk_allocation | __GFP_ACCOUNT);
-		if (skb) {
-			__skb_queue_tail(&frags, skb);
-			if (prefix)
-				skb_put_data(skb, &dsmhdr, prefix);
-			err = copy_from_iter_full(skb_put(skb, len), len,
-						  &msg->msg_iter) ? 0 : -EFAULT;
-		}
-	}
+	err = fill_msg(sk, &frags, &msg->msg_iter, &pre, prefix, len, mss,
+		       sk->sk_allocation | __GFP_ACCOUNT);
 	if (err)
 		goto out;
-	i = 0;
-	skb_queue_walk(&frags, skb) {
-		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-
-		memset(cb, 0, sizeof(*cb));
-		cb->seq = peer->write_seq + i;
-		cb->frag = i;
-		/* all of mss but the message's last */
-		cb->npkts = max_t(u32, DIV_ROUND_UP(skb->len, mss), 1);
-		i += cb->npkts;
-		cb->pkt_size = mss;
-		cb->nfrags = nfrags;
-		cb->msg_len = total;
-		cb->flags = flags;
-		cb->msgid = msgid;
-	}
-	/* the last packet of a sync message asks for an ack at once */
-	if (type == WIND_SYNC_ORDERED)
-		WIND_SKB_CB(skb_peek_tail(&frags))->flags |= WIND_F_ACKREQ;
-
-	skb_queue_walk(&frags, skb)
-		skb_set_owner_w(skb, sk);
-	if (!peer->send_head)
-		peer->send_head = skb_peek(&frags);
-	skb_queue_splice_tail_init(&frags, &peer->wq);
-	peer->write_seq += nfrags;
-	peer->tx_messages++;
-	WIND_INC_STATS(sock_net(sk), WIND_MIB_OUT_MESSAGES);
+	wind_msg_queue(peer, &frags, total, mss, flags, msgid, false);
 	if (type == WIND_SYNC_ORDERED) {
 		waiter.first_seq = peer->write_seq - nfrags;
 		waiter.end_seq = peer->write_seq;

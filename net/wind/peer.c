@@ -617,7 +617,7 @@ static u32 fail_write_queue(struct wind_peer *peer, int err)
 	u32 messages = 0, waiters = 0;
 
 	while ((skb = __skb_dequeue(&peer->wq))) {
-		if (wind_msg_last(skb))
+		if (wind_msg_last(skb) && !WIND_SKB_CB(skb)->kernel)
 			messages++;
 		kfree_skb(skb);
 	}

@@ -128,6 +128,9 @@ enum wind_mib_field {
 	WIND_MIB_PEERS_EVICTED,		/* quiet peers freed for a new one at
 					 * peers_max
 					 */
+	WIND_MIB_IN_RMA_READS,		/* one-sided reads served */
+	WIND_MIB_IN_RMA_ATOMICS,	/* one-sided atomics served */
+	WIND_MIB_IN_RMA_COMPLETIONS,	/* answers to our own requests */
 	WIND_MIB_MAX
 };
 
@@ -293,6 +296,10 @@ struct wind_peer {
 	u8 reord_seen:1;		/* the peer reported a packet after a
 					 * later one: RACK waits for stragglers
 					 */
+	u8 rma_stalled:1;		/* receive: an ordered one-sided
+					 * request waits for send buffer
+					 * (wind_rma_must_wait())
+					 */
 	u8 room_refused:1;		/* receive: we refused the in-order
 					 * packet rcv_refused_seq for room;
 					 * the next ACK says so
@@ -398,6 +405,7 @@ struct wind_sock {
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
 	u8 cork:1;			/* WIND_CORK; socket lock */
+	u8 rma_stalled:1;		/* a peer's rma_stalled is set */
 	u8 rmem_short;			/* a packet found no receive memory:
 					 * window 0 until some is freed (mem.c)
 					 */
@@ -489,6 +497,10 @@ struct wind_skb_cb {
 	u8 sacked:1;			/* the peer reported it arrived */
 	u8 refused:1;			/* the peer's refusal was reported */
 	u8 ooo:1;			/* receive: counted in ooo_pkts */
+	u8 kernel:1;			/* send: the kernel's own message (a
+					 * one-sided answer): its failure is
+					 * nobody's to be told of
+					 */
 	u16 npkts;			/* packets from seq on that this skb
 					 * holds: send, a run of a message
 					 * (wq.c); receive, an in-order GSO
@@ -506,6 +518,7 @@ struct wind_skb_cb {
 		struct {			/* receive */
 			struct in6_addr saddr;	/* sender, IPv4 v4-mapped */
 			__be16 sport;
+			s16 rma_status;		/* WIND_F_RMA_DONE: landing */
 		};
 	};
 };
@@ -609,6 +622,13 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 void wind_pages_release(struct sock *sk);
 int wind_dest(struct sock *sk, const void *uaddr, int len,
 	      struct in6_addr *daddr, __be16 *dport, int *oif);
+int wind_msg_room(const struct wind_peer *peer, size_t total);
+int wind_msg_prepare(struct wind_peer *peer, struct sk_buff_head *q,
+		     const void *pre, size_t prefix, struct iov_iter *from,
+		     size_t len, gfp_t gfp);
+void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
+		    u32 total, unsigned int mss, u8 flags, u32 msgid,
+		    bool kernel);
 void wind_push(struct wind_peer *peer);
 void wind_uncork(struct sock *sk, bool clear);
 void wind_write_space(struct sock *sk);
@@ -716,8 +736,46 @@ void wind_cwnd_reduce(struct wind_peer *peer, bool timeout);
 int wind_region_add(struct sock *sk, const struct wind_region *reg);
 int wind_region_del(struct sock *sk, u32 id);
 void wind_regions_destroy(struct sock *sk);
+struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
+				      int *err);
+void wind_region_write(struct wind_region_k *r, u64 off,
+		       const struct sk_buff *skb, int skb_off, u32 len);
+void wind_region_write_buf(struct wind_region_k *r, u64 off, const void *buf,
+			   u32 len);
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		     u32 *written, struct sk_buff **hdr);
+
+/* rma.c: one-sided reads and atomics */
+struct wind_rma_wire {
+	struct wind_dsmhdr dsm;
+	struct wind_rmahdr rma;
+};
+
+#define WIND_RMA_HLEN		sizeof(struct wind_rma_wire)
+/* Receive queue only (never on the wire: not in WIND_F_ALL): the skb is
+ * a one-sided completion, WIND_RMA_HLEN bytes of headers first
+ */
+#define WIND_F_RMA_DONE		0x80
+
+int wind_rma_request(const struct wind_rma *req, struct wind_rma_wire *w);
+int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
+		   const struct wind_dsmhdr *dh, struct sk_buff *skb,
+		   u32 *written);
+int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
+		       const struct wind_dsmhdr *dh, u32 *written,
+		       struct sk_buff **done);
+void wind_rma_completion(const struct sk_buff *skb, struct wind_rma *rma);
+bool wind_rma_must_wait(struct wind_peer *peer, const struct sk_buff *skb);
+void wind_deliver_stalled(struct sock *sk);
+
+/* Serve the requests that waited for send buffer, if any did: after
+ * acknowledgments or a failure freed some.  Socket locked.
+ */
+static inline void wind_rma_resume(struct sock *sk)
+{
+	if (unlikely(wind_sk(sk)->rma_stalled))
+		wind_deliver_stalled(sk);
+}
 
 /* udp.c */
 int wind_udp_net_init(struct net *net);

@@ -357,6 +357,7 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	DECLARE_SOCKADDR(struct sockaddr_in6 *, sin6, msg->msg_name);
 	struct sk_buff *skb;
 	struct wind_dsm dsm;
+	struct wind_rma rma;
 	int err, copied, off = 0;
 
 	if (flags & MSG_OOB)
@@ -367,8 +368,13 @@ static int wind_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	skb = skb_recv_datagram(sk, flags, &err);
 	if (!skb)
 		return err;
-	/* Header Through: a wind_dsm record precedes the header */
-	if (WIND_SKB_CB(skb)->flags & WIND_F_DSM) {
+	/* a one-sided completion: its wire headers precede the result */
+	if (WIND_SKB_CB(skb)->flags & WIND_F_RMA_DONE) {
+		off = WIND_RMA_HLEN;
+		wind_rma_completion(skb, &rma);
+		put_cmsg(msg, SOL_WIND, WIND_CMSG_RMA, sizeof(rma), &rma);
+	} else if (WIND_SKB_CB(skb)->flags & WIND_F_DSM) {
+		/* Header Through: a wind_dsm record precedes the header */
 		off = sizeof(dsm);
 		skb_copy_bits(skb, 0, &dsm, sizeof(dsm));
 		put_cmsg(msg, SOL_WIND, WIND_CMSG_DSM, sizeof(dsm), &dsm);
@@ -428,7 +434,9 @@ static int wind_ioctl(struct socket *sock, unsigned int cmd,
 		spin_lock_bh(&sk->sk_receive_queue.lock);
 		skb = skb_peek(&sk->sk_receive_queue);
 		amount = skb ? skb->len : 0;
-		if (skb && (WIND_SKB_CB(skb)->flags & WIND_F_DSM))
+		if (skb && (WIND_SKB_CB(skb)->flags & WIND_F_RMA_DONE))
+			amount -= WIND_RMA_HLEN;
+		else if (skb && (WIND_SKB_CB(skb)->flags & WIND_F_DSM))
 			amount -= sizeof(struct wind_dsm);
 		spin_unlock_bh(&sk->sk_receive_queue.lock);
 		return put_user(amount, (int __user *)arg);

@@ -195,6 +195,7 @@ static void rtx_timeout(struct wind_peer *peer)
 	if (++peer->retries > WIND_PARAM(peer->sk, retries)) {
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_PEERS_UNREACHABLE);
 		wind_peer_fail(peer, ETIMEDOUT);
+		wind_rma_resume(peer->sk);
 		return;
 	}
 	wind_rtt_backoff(&peer->rtt, wind_rto_max_us(peer));

@@ -311,7 +311,57 @@ TRACE_EVENT(wind_dsm_write,
 				   { WIND_DSM_DIRECT_MAP, "direct_map" },
 				   { WIND_DSM_HEADER_THROUGH, "header_through" },
 				   { WIND_DSM_DIRECT_DIFF, "direct_diff" },
-				   { WIND_DSM_HEADER_DIFF, "header_diff" }))
+				   { WIND_DSM_HEADER_DIFF, "header_diff" },
+				   { WIND_DSM_WIRE_RMA_REPLY, "rma_land" }))
+);
+
+#define show_wind_rma_op(op)						\
+	__print_symbolic(op, { WIND_RMA_READ, "read" },			\
+			 { WIND_RMA_FETCH_ADD, "fetch_add" },		\
+			 { WIND_RMA_CMP_SWAP, "cmp_swap" },		\
+			 { WIND_RMA_SWAP, "swap" })
+
+TRACE_EVENT(wind_rma_serve,
+	TP_PROTO(const struct wind_peer *peer, u8 op, u32 region, u64 offset,
+		 u32 len),
+	TP_ARGS(peer, op, region, offset, len),
+	TP_STRUCT__entry(
+		WIND_PEER_FIELDS
+		__field(__u64, offset)
+		__field(__u32, region)
+		__field(__u32, len)
+		__field(__u8, op)
+	),
+	TP_fast_assign(
+		WIND_PEER_ASSIGN(peer);
+		__entry->offset = offset;
+		__entry->region = region;
+		__entry->len = len;
+		__entry->op = op;
+	),
+	TP_printk(WIND_PEER_FMT "op=%s region=%u offset=%llu len=%u",
+		  WIND_PEER_ARGS, show_wind_rma_op(__entry->op),
+		  __entry->region, __entry->offset, __entry->len)
+);
+
+TRACE_EVENT(wind_rma_done,
+	TP_PROTO(const struct wind_peer *peer, u8 op, u64 cookie, int status),
+	TP_ARGS(peer, op, cookie, status),
+	TP_STRUCT__entry(
+		WIND_PEER_FIELDS
+		__field(__u64, cookie)
+		__field(int, status)
+		__field(__u8, op)
+	),
+	TP_fast_assign(
+		WIND_PEER_ASSIGN(peer);
+		__entry->cookie = cookie;
+		__entry->status = status;
+		__entry->op = op;
+	),
+	TP_printk(WIND_PEER_FMT "op=%s cookie=%llu status=%d",
+		  WIND_PEER_ARGS, show_wind_rma_op(__entry->op),
+		  __entry->cookie, __entry->status)
 );
 
 TRACE_EVENT(wind_cwnd,

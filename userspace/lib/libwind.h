@@ -112,6 +112,26 @@ ssize_t wind_recv(int fd, void *buf, size_t len, struct sockaddr_in *from,
 ssize_t wind_recvfrom(int fd, void *buf, size_t len, struct sockaddr *from,
 		      socklen_t *fromlen, struct wind_dsm *dsm);
 
+/*
+ * One-sided operations (LIBWIND_0.2): post *req (struct wind_rma: a read
+ * or an atomic on dst's registered region) as a sendmsg() with no payload
+ * and a WIND_CMSG_RMA, flags as for sendmsg() (MSG_WIND_SYNC returns
+ * once the peer served it, or fails with its refusal: EACCES, ERANGE,
+ * EINVAL, ENOBUFS, EMSGSIZE, EBUSY).  Its completion is a message from
+ * dst: wind_recvfrom_rma() returns it, the bytes read or the old value
+ * in buf (nothing with WIND_RMA_F_LAND: they are in the caller's region)
+ * and the completion in *rma.  Returns 0 or -1.
+ */
+int wind_rma_post(int fd, const struct sockaddr *dst, socklen_t dstlen,
+		  const struct wind_rma *req, int flags);
+/*
+ * wind_recvfrom() that also tells a one-sided completion: *rma (may be
+ * NULL) gets it, or op 0 for any other message.
+ */
+ssize_t wind_recvfrom_rma(int fd, void *buf, size_t len,
+			  struct sockaddr *from, socklen_t *fromlen,
+			  struct wind_dsm *dsm, struct wind_rma *rma);
+
 /* WIND_REGION_ADD / WIND_REGION_DEL */
 int wind_region_add(int fd, void *addr, size_t len, uint32_t id,
 		    uint64_t key);

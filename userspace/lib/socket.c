@@ -258,12 +258,12 @@ WIND_EXPORT ssize_t wind_send_dsm(int fd, const struct sockaddr_in *dst,
 			       hdr, hdr_len, data, data_len, dsm);
 }
 
-WIND_EXPORT ssize_t wind_recvfrom(int fd, void *buf, size_t len,
-				  struct sockaddr *from, socklen_t *fromlen,
-				  struct wind_dsm *dsm)
+WIND_EXPORT ssize_t wind_recvfrom_rma(int fd, void *buf, size_t len,
+				      struct sockaddr *from, socklen_t *fromlen,
+				      struct wind_dsm *dsm, struct wind_rma *rma)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(struct wind_dsm)) + 256];
+		char buf[CMSG_SPACE(sizeof(struct wind_rma)) + 256];
 		struct cmsghdr align;
 	} control;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
@@ -294,17 +294,59 @@ WIND_EXPORT ssize_t wind_recvfrom(int fd, void *buf, size_t len,
 	} else if (fromlen) {
 		*fromlen = msg.msg_namelen;
 	}
-	if (!dsm)
-		return n;
-	memset(dsm, 0, sizeof(*dsm));
-	dsm->mode = WIND_DSM_MESSAGE_THROUGH;
+	if (dsm) {
+		memset(dsm, 0, sizeof(*dsm));
+		dsm->mode = WIND_DSM_MESSAGE_THROUGH;
+	}
+	if (rma)
+		memset(rma, 0, sizeof(*rma));
 	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
-		if (cmsg->cmsg_level == SOL_WIND &&
-		    cmsg->cmsg_type == WIND_CMSG_DSM &&
+		if (cmsg->cmsg_level != SOL_WIND)
+			continue;
+		if (dsm && cmsg->cmsg_type == WIND_CMSG_DSM &&
 		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*dsm)))
 			memcpy(dsm, CMSG_DATA(cmsg), sizeof(*dsm));
+		if (rma && cmsg->cmsg_type == WIND_CMSG_RMA &&
+		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*rma)))
+			memcpy(rma, CMSG_DATA(cmsg), sizeof(*rma));
 	}
 	return n;
+}
+
+WIND_EXPORT ssize_t wind_recvfrom(int fd, void *buf, size_t len,
+				  struct sockaddr *from, socklen_t *fromlen,
+				  struct wind_dsm *dsm)
+{
+	return wind_recvfrom_rma(fd, buf, len, from, fromlen, dsm, NULL);
+}
+
+WIND_EXPORT int wind_rma_post(int fd, const struct sockaddr *dst,
+			      socklen_t dstlen, const struct wind_rma *req,
+			      int flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct wind_rma))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = {
+		.msg_name = (void *)dst,
+		.msg_namelen = dst ? dstlen : 0,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+
+	if (!req) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&control, 0, sizeof(control));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_WIND;
+	cmsg->cmsg_type = WIND_CMSG_RMA;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(*req));
+	memcpy(CMSG_DATA(cmsg), req, sizeof(*req));
+	return sendmsg(fd, &msg, flags) < 0 ? -1 : 0;
 }
 
 WIND_EXPORT ssize_t wind_recv(int fd, void *buf, size_t len,

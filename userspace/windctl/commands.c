@@ -60,6 +60,9 @@ static const struct {
 	{ WIND_A_STATS_IN_DSM_UNVERIFIED,	"InDsmUnverified" },
 	{ WIND_A_STATS_IN_DSM_LIMITED,		"InDsmLimited" },
 	{ WIND_A_STATS_PEERS_EVICTED,		"PeersEvicted" },
+	{ WIND_A_STATS_IN_RMA_READS,		"InRmaReads" },
+	{ WIND_A_STATS_IN_RMA_ATOMICS,		"InRmaAtomics" },
+	{ WIND_A_STATS_IN_RMA_COMPLETIONS,	"InRmaCompletions" },
 };
 
 /* The tunables, named as their sysctls net.wind.NAME */

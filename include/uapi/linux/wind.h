@@ -60,6 +60,10 @@ enum wind_msgtype {
  * report on the error queue carries in ee_data (0 without it)
  */
 #define WIND_CMSG_MSGID		2
+/* send: a one-sided request (struct wind_rma, no payload); receive: its
+ * completion, the struct as sent, status set, key and operands zeroed
+ */
+#define WIND_CMSG_RMA		3
 
 /* Error queue: sock_extended_err.ee_origin for Wind failures */
 #define SO_EE_ORIGIN_WIND	6
@@ -87,6 +91,52 @@ struct wind_dsm {
 	__u64 key;	/* the region's key */
 	__u32 hdr_len;	/* the first hdr_len bytes are the DSM header */
 	__u32 data_len;	/* on receive: payload bytes written into the region */
+};
+
+/*
+ * One-sided operations on a peer's registered region, served by the
+ * peer's kernel in softirq (the peer process is not woken): sendmsg()
+ * with no payload and a WIND_CMSG_RMA cmsg naming the operation.  The
+ * request is a message of the send's type: an ordered one is served only
+ * after every message sent earlier to that peer was delivered, and a
+ * sync send returns once it was served (or fails with its refusal).  A
+ * refusal (-EACCES key or region, -ERANGE bounds, -EINVAL alignment or
+ * operation, -EMSGSIZE or -ENOBUFS for a read reply the peer cannot
+ * queue, -EBUSY key guesses) serves nothing and is reported as a Direct
+ * Map refusal is.  The result comes back as a message from the peer:
+ * recvmsg() returns it with a WIND_CMSG_RMA cmsg (cookie and status), its
+ * payload the bytes read or the old 8-byte value, or, with
+ * WIND_RMA_F_LAND, nothing: the result was written into the requester's
+ * own region dst_region at dst_offset, as Direct Map writes.
+ */
+enum wind_rma_op {
+	WIND_RMA_READ = 1,	/* len bytes at offset */
+	WIND_RMA_FETCH_ADD = 2,	/* *p += operand; old *p returned */
+	WIND_RMA_CMP_SWAP = 3,	/* if *p == compare: *p = operand; old *p */
+	WIND_RMA_SWAP = 4,	/* *p = operand; old *p returned */
+};
+
+/* The result lands in the requester's region, not in recvmsg()'s buffer */
+#define WIND_RMA_F_LAND		1
+/* Largest read */
+#define WIND_RMA_READ_MAX	0x100000	/* 1 MiB */
+
+struct wind_rma {
+	__u32 op;		/* enum wind_rma_op */
+	__u32 region;		/* the peer's region id */
+	__u64 offset;		/* byte offset into it; atomics: 8-byte aligned
+				 * in the peer's address space
+				 */
+	__u64 key;		/* the region's key */
+	__u32 len;		/* read: 1 to WIND_RMA_READ_MAX; atomics: 8 */
+	__u32 flags;		/* WIND_RMA_F_* */
+	__u64 operand;		/* atomics: the addend or the new value */
+	__u64 compare;		/* WIND_RMA_CMP_SWAP: the expected value */
+	__u64 cookie;		/* the caller's, echoed in the completion */
+	__u32 dst_region;	/* WIND_RMA_F_LAND: the caller's own region */
+	__s32 status;		/* completion: 0, or -errno of the landing */
+	__u64 dst_offset;	/* WIND_RMA_F_LAND: where in dst_region */
+	__u64 dst_key;		/* WIND_RMA_F_LAND: dst_region's key */
 };
 
 /*
@@ -214,6 +264,34 @@ struct wind_dsmhdr {
 	__be64	key;
 	__be32	hdr_len;	/* leading message bytes that are the header */
 	__be32	reserved2;	/* 0 */
+};
+
+/*
+ * One-sided operations on the wire: a DSM message whose wind_dsmhdr.mode
+ * is WIND_DSM_WIRE_RMA (region, offset and key of the target) carries a
+ * wind_rmahdr and nothing else; the answer is a DSM message of mode
+ * WIND_DSM_WIRE_RMA_REPLY whose region, offset and key name the
+ * requester's landing place (0 without WIND_RMA_F_LAND), its header
+ * (hdr_len) the request's wind_rmahdr echoed with the target's region and
+ * offset filled in (0 in the request), its data the bytes read or the old
+ * value (__be64).
+ */
+#define WIND_DSM_WIRE_RMA	16
+#define WIND_DSM_WIRE_RMA_REPLY	17
+
+struct wind_rmahdr {
+	__u8	op;		/* enum wind_rma_op */
+	__u8	flags;		/* WIND_RMA_F_* */
+	__u8	reserved[2];	/* 0 */
+	__be32	len;
+	__be64	operand;
+	__be64	compare;
+	__be64	cookie;
+	__be64	dst_offset;
+	__be64	dst_key;
+	__be32	dst_region;
+	__be32	region;		/* the reply's: the request's region */
+	__be64	offset;		/* the reply's: the request's offset */
 };
 
 #define WIND_SACK_BITS		64
@@ -398,6 +476,9 @@ enum {
 	WIND_A_STATS_IN_DSM_UNVERIFIED,
 	WIND_A_STATS_IN_DSM_LIMITED,
 	WIND_A_STATS_PEERS_EVICTED,
+	WIND_A_STATS_IN_RMA_READS,
+	WIND_A_STATS_IN_RMA_ATOMICS,
+	WIND_A_STATS_IN_RMA_COMPLETIONS,
 
 	__WIND_A_STATS_MAX,
 	WIND_A_STATS_MAX = (__WIND_A_STATS_MAX - 1)
