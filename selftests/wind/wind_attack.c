@@ -1495,4 +1495,134 @@ TEST_F(attack, spoofed_first_contact_dsm_write_writes_nothing)
 	munmap(region, page);
 }
 
+/* A sync one-sided @req to B from @fd */
+static int rma_sync(int fd, uint16_t port, const struct wind_rma *req)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(*req))];
+		struct cmsghdr align;
+	} u;
+	struct sockaddr_in to;
+	struct msghdr msg = {
+		.msg_name = &to, .msg_namelen = sizeof(to),
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c;
+
+	wind_sin(&to, wind_node_addr(B), port);
+	memset(u.buf, 0, sizeof(u.buf));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_WIND;
+	c->cmsg_type = WIND_CMSG_RMA;
+	c->cmsg_len = CMSG_LEN(sizeof(*req));
+	memcpy(CMSG_DATA(c), req, sizeof(*req));
+	return sendmsg(fd, &msg, MSG_WIND_SYNC) < 0 ? -1 : 0;
+}
+
+/* The payload of a one-sided request on B's region @id */
+static void rma_payload(uint8_t *p, uint8_t op, uint32_t id, uint64_t key,
+			uint32_t len, uint64_t operand)
+{
+	struct wind_dsmhdr *dh = (struct wind_dsmhdr *)p;
+	struct wind_rmahdr *rh = (struct wind_rmahdr *)(dh + 1);
+
+	memset(p, 0, sizeof(*dh) + sizeof(*rh));
+	dh->mode = WIND_DSM_WIRE_RMA;
+	dh->region = htonl(id);
+	dh->key = htobe64(key);
+	rh->op = op;
+	rh->len = htonl(len);
+	rh->operand = htobe64(operand);
+}
+
+/*
+ * Reads and atomics with B's right key, forged: from an address B never
+ * talked to (a first contact), and from A's own address and port once A
+ * and B are associated (tags guessed).  B serves none: the first are
+ * DSM from an unverified address, answered with a CHALLENGE no larger
+ * than what came (a read's answer would be), the second fail the tag
+ * check.  Nothing is read out to anyone, the word keeps its value; A's
+ * own read and swap, sent for real, are served.
+ */
+TEST_F(attack, spoofed_reads_and_atomics_are_never_served)
+{
+	const uint64_t key = 0x0ddba11c0ffee000ULL;
+	in_addr_t fake = inet_addr("10.77.0.202"), a = wind_node_addr(A);
+	in_addr_t b = wind_node_addr(B);
+	struct wind_region r = { .id = 5, .key = key };
+	size_t page = sysconf(_SC_PAGESIZE), len;
+	long unv0, chal0, out0, reads0, atom0, n;
+	uint8_t pkt[512], payload[sizeof(struct wind_dsmhdr) +
+				  sizeof(struct wind_rmahdr)];
+	struct wind_rma req = {
+		.op = WIND_RMA_READ, .region = 5, .key = key, .len = 4000,
+	};
+	struct forged f = {
+		.type = WIND_PKT_DATA, .flags = WIND_F_DSM | WIND_F_SYN,
+		.src_tag = 0x72000001, .seq = 500, .oldest = 500,
+		.nfrags = 1, .msg_len = sizeof(payload),
+	};
+	uint64_t *word;
+
+	word = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, word);
+	*word = 41;
+	r.addr = (unsigned long)word;
+	r.len = page;
+	ASSERT_EQ(0, setsockopt(self->n.b, SOL_WIND, WIND_REGION_ADD, &r,
+				sizeof(r)));
+	ASSERT_EQ(0, wind_run("ip -n %s neigh replace 10.77.0.202 lladdr 02:77:00:00:00:ca dev eth0 nud permanent",
+			      wind_ns(B)));
+	unv0 = wind_stat(wind_ns(B), "InDsmUnverified");
+	chal0 = wind_stat(wind_ns(B), "OutChallenges");
+	out0 = wind_stat(wind_ns(B), "OutPackets");
+	reads0 = wind_stat(wind_ns(B), "InRmaReads");
+	atom0 = wind_stat(wind_ns(B), "InRmaAtomics");
+
+	/* a first contact: a read and a swap */
+	rma_payload(payload, WIND_RMA_READ, r.id, key, 4000, 0);
+	len = craft(pkt, &f, fake, 4243, b, self->n.b_port, payload,
+		    sizeof(payload));
+	ASSERT_EQ(0, send_ip(self->n.raw, fake, b, 0, pkt, len, 0));
+	rma_payload(payload, WIND_RMA_SWAP, r.id, key, 8, 0xdead);
+	f.seq = f.oldest = 501;
+	len = craft(pkt, &f, fake, 4243, b, self->n.b_port, payload,
+		    sizeof(payload));
+	ASSERT_EQ(0, send_ip(self->n.raw, fake, b, 0, pkt, len, 0));
+	ASSERT_LE(unv0 + 2, wind_stat_wait(wind_ns(B), "InDsmUnverified",
+					   unv0 + 2, WAIT_MS));
+	/* what B sent: CHALLENGEs (32 bytes) and nothing else */
+	n = wind_stat(wind_ns(B), "OutChallenges") - chal0;
+	EXPECT_LE(n, 2);
+	EXPECT_EQ(n, wind_stat(wind_ns(B), "OutPackets") - out0);
+
+	/* A and B associated; then a read and a swap "from A" */
+	ASSERT_EQ(0, associate(&self->n, 1, 300));
+	f.flags = WIND_F_DSM;
+	f.src_tag = 0x5a5a5a5a;
+	f.dst_tag = 0x3c3c3c3c;
+	f.seq = f.oldest = 7;
+	rma_payload(payload, WIND_RMA_READ, r.id, key, 4000, 0);
+	len = craft(pkt, &f, a, self->n.a_port, b, self->n.b_port, payload,
+		    sizeof(payload));
+	ASSERT_EQ(0, send_ip(self->n.raw, a, b, 0, pkt, len, 0));
+	rma_payload(payload, WIND_RMA_SWAP, r.id, key, 8, 0xdead);
+	f.seq = f.oldest = 8;
+	len = craft(pkt, &f, a, self->n.a_port, b, self->n.b_port, payload,
+		    sizeof(payload));
+	ASSERT_EQ(0, send_ip(self->n.raw, a, b, 0, pkt, len, 0));
+
+	/* A's real ones come after, in order: served */
+	ASSERT_EQ(0, rma_sync(self->n.a, self->n.b_port, &req));
+	req.op = WIND_RMA_SWAP;
+	req.len = 8;
+	req.operand = 43;
+	ASSERT_EQ(0, rma_sync(self->n.a, self->n.b_port, &req));
+	EXPECT_EQ(reads0 + 1, wind_stat(wind_ns(B), "InRmaReads"));
+	EXPECT_EQ(atom0 + 1, wind_stat(wind_ns(B), "InRmaAtomics"));
+	EXPECT_EQ(43, *word);
+	munmap(word, page);
+}
+
 TEST_HARNESS_MAIN
