@@ -37,7 +37,8 @@
 
 static void region_free(struct wind_region_k *r)
 {
-	unpin_user_pages_dirty_lock(r->pages, r->npages, true);
+	unpin_user_pages_dirty_lock(r->pages, r->npages,
+				    !(r->flags & WIND_REGION_F_NO_WRITE));
 	account_locked_vm(r->mm, r->npages, false);
 	mmdrop(r->mm);
 	kvfree(r->pages);
@@ -86,6 +87,10 @@ static bool region_overlaps(struct wind_sock *ws, unsigned long addr, u64 len)
  * The region is the byte range [addr, addr + len), of any alignment; the
  * pages it spans are pinned and charged whole.
  *
+ * With WIND_REGION_F_NO_WRITE the pages are pinned read-only: memory
+ * mapped without PROT_WRITE, or a written-back file's, can be
+ * registered for peers to read.
+ *
  * Return: 0; -EINVAL for a bad length, flags, a range that wraps or
  * overlaps another region's bytes, -EEXIST for a taken id, -ENOMEM over
  * RLIMIT_MEMLOCK, -EFAULT for memory that cannot be pinned writable.
@@ -96,9 +101,11 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	struct wind_region_k *r;
 	unsigned long npages;
 	int pinned, err;
+	bool write;
 
 	sock_owned_by_me(sk);
-	if (reg->flags || !reg->len || reg->len > WIND_REGION_MAX ||
+	if ((reg->flags & ~WIND_REGION_F_ALL) || !reg->len ||
+	    reg->len > WIND_REGION_MAX ||
 	    reg->addr + reg->len < reg->addr)
 		return -EINVAL;
 	/* beyond user space: nothing there can be pinned */
@@ -125,20 +132,23 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	err = account_locked_vm(r->mm, npages, true);
 	if (err)
 		goto err_account;
+	write = !(reg->flags & WIND_REGION_F_NO_WRITE);
 	pinned = pin_user_pages_fast(reg->addr & PAGE_MASK, npages,
-				     FOLL_WRITE | FOLL_LONGTERM, r->pages);
+				     (write ? FOLL_WRITE : 0) | FOLL_LONGTERM,
+				     r->pages);
 	if (pinned != npages) {
 		if (pinned > 0)
 			unpin_user_pages(r->pages, pinned);
 		err = pinned < 0 ? pinned : -EFAULT;
 		goto err_pin;
 	}
-	if (!region_pages_ok(r->pages, npages)) {
+	if (write && !region_pages_ok(r->pages, npages)) {
 		unpin_user_pages(r->pages, npages);
 		err = -EFAULT;
 		goto err_pin;
 	}
 	r->id = reg->id;
+	r->flags = reg->flags;
 	r->key = reg->key;
 	r->uaddr = reg->addr;
 	r->pgoff = offset_in_page(reg->addr);
@@ -402,6 +412,8 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		return err;
 	if (dh.mode == WIND_DSM_WIRE_RMA)
 		return wind_rma_serve(peer, r, &dh, skb, written);
+	if (r->flags & WIND_REGION_F_NO_WRITE)
+		return -EACCES;
 	if (offset > r->len)
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {

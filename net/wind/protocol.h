@@ -345,6 +345,7 @@ struct wind_peer {
 /* A registered region of a receiving process (WIND_REGION_ADD). */
 struct wind_region_k {
 	u32 id;
+	u32 flags;			/* WIND_REGION_F_* */
 	u64 key;
 	unsigned long uaddr;		/* the first byte: any alignment */
 	u64 len;			/* bytes from uaddr: writes stay inside */

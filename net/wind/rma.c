@@ -158,9 +158,10 @@ static struct bio_vec *rma_read_iter(struct wind_region_k *r, u64 off,
  * @skb: the request: wind_dsmhdr, then wind_rmahdr
  * @written: set to the bytes an atomic changed
  *
- * Return: 0 once the answer is queued, or the refusal: -EINVAL for a
- * malformed request, an operation or alignment it may not have, -ERANGE
- * for bounds, -EMSGSIZE or -ENOBUFS for an answer the send buffer cannot
+ * Return: 0 once the answer is queued, or the refusal: -EACCES for a
+ * region whose flags forbid the operation, -EINVAL for a malformed
+ * request, an operation or alignment it may not have, -ERANGE for
+ * bounds, -EMSGSIZE or -ENOBUFS for an answer the send buffer cannot
  * take, -ENOMEM.  A refused request read and changed nothing.
  */
 int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
@@ -186,6 +187,9 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 	    w.rma.reserved[1] || w.rma.region || w.rma.offset ||
 	    !rma_op_ok(w.rma.op, len))
 		return -EINVAL;
+	if (r->flags & (w.rma.op == WIND_RMA_READ ? WIND_REGION_F_NO_READ :
+			WIND_REGION_F_ALL))
+		return -EACCES;
 	if (off > r->len || len > r->len - off)
 		return -ERANGE;
 	if (w.rma.op != WIND_RMA_READ && !IS_ALIGNED(r->uaddr + off, 8))
@@ -284,7 +288,10 @@ int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
 	if (rh.flags & WIND_RMA_F_LAND) {
 		r = wind_region_get(peer, ntohl(dh->region),
 				    be64_to_cpu(dh->key), &status);
-		if (r && (off > r->len || len > r->len - off)) {
+		if (r && (r->flags & WIND_REGION_F_NO_WRITE)) {
+			r = NULL;
+			status = -EACCES;
+		} else if (r && (off > r->len || len > r->len - off)) {
 			r = NULL;
 			status = -ERANGE;
 		}

@@ -578,4 +578,103 @@ TEST_F(rma, a_read_the_targets_send_buffer_cannot_hold_is_refused)
 	EXPECT_TRUE(queue_empty(self->tx));
 }
 
+/* Register @len bytes at @addr as region @id on @fd with @flags */
+static int region_add(int fd, void *addr, size_t len, __u32 id, __u32 flags)
+{
+	struct wind_region r = {
+		.addr = (unsigned long)addr, .len = len, .id = id,
+		.flags = flags, .key = KEY,
+	};
+
+	return setsockopt(fd, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r));
+}
+
+TEST_F(rma, region_flags_refuse_what_they_forbid)
+{
+	struct wind_rma req, done;
+	unsigned char *ro;
+	__u64 val = 0;
+	char buf[64];
+
+	/* read-only memory registers only without write access */
+	ro = mmap(NULL, self->page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		  -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(-1, region_add(self->rx, ro, self->page, 20, 0));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, region_add(self->rx, ro, self->page, 20,
+				WIND_REGION_F_NO_WRITE));
+	EXPECT_EQ(-1, region_add(self->rx, ro, self->page, 21, 8));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* no write: read yes; atomics, Direct Map and landings no */
+	req = read_req(0, 16, 1);
+	req.region = 20;
+	ASSERT_EQ(0, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	ASSERT_EQ(16, rma_recv(self->tx, buf, sizeof(buf), &done));
+	EXPECT_EQ(0, memcmp(buf, ro, 16));
+	req = atomic_req(WIND_RMA_SWAP, 0, 1, 0, 2);
+	req.region = 20;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(EACCES, errno);
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_DEL,
+				&(__u32){ 20 }, sizeof(__u32)));
+	munmap(ro, self->page);
+	ro = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	memset(ro, 0x5a, self->page);
+	ASSERT_EQ(0, region_add(self->rx, ro, self->page, 25,
+				WIND_REGION_F_NO_READ));
+	req = read_req(0, 16, 3);
+	req.region = 25;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(EACCES, errno);
+	req = atomic_req(WIND_RMA_FETCH_ADD, 0, 1, 0, 4);
+	req.region = 25;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(0x5a, ro[0]);
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_DEL,
+				&(__u32){ 25 }, sizeof(__u32)));
+
+	/* no atomics: reads go, atomics refused */
+	ASSERT_EQ(0, region_add(self->rx, ro, self->page, 26,
+				WIND_REGION_F_NO_ATOMIC));
+	req = atomic_req(WIND_RMA_FETCH_ADD, 0, 1, 0, 5);
+	req.region = 26;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(EACCES, errno);
+	req = read_req(0, 8, 6);
+	req.region = 26;
+	ASSERT_EQ(0, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	ASSERT_EQ(8, rma_recv(self->tx, &val, sizeof(val), &done));
+	EXPECT_EQ(0x5a5a5a5a5a5a5a5aULL, val);
+	EXPECT_TRUE(queue_empty(self->rx));
+	munmap(ro, self->page);
+}
+
+TEST_F(rma, a_landing_in_a_region_without_write_access_fails)
+{
+	struct wind_rma req = read_req(0, 64, 8), done;
+	unsigned char *mine;
+	char b;
+
+	mine = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mine);
+	memset(mine, 0x11, self->page);
+	ASSERT_EQ(0, region_add(self->tx, mine, self->page, 30,
+				WIND_REGION_F_NO_WRITE));
+	req.flags = WIND_RMA_F_LAND;
+	req.dst_region = 30;
+	req.dst_key = KEY;
+	ASSERT_EQ(0, rma_post(self->tx, &self->to, &req, 0, 0));
+	ASSERT_EQ(0, rma_recv(self->tx, &b, 1, &done));
+	EXPECT_EQ(-EACCES, done.status);
+	EXPECT_EQ(8, done.cookie);
+	EXPECT_EQ(0x11, mine[0]);
+	munmap(mine, self->page);
+}
+
 TEST_HARNESS_MAIN

@@ -640,7 +640,8 @@ static void op_region_add(struct worker *w, int fd, int kind)
 	check(kind, ret, errno, errs, "REGION_ADD addr/len", (int)(r.addr >> 12),
 	      (int)r.id, (long)r.len);
 	/* regions are byte ranges: any start and length up to 1 GiB */
-	if (ret == 0 && (len != sizeof(r) || p != big || r.flags || !r.len ||
+	if (ret == 0 && (len != sizeof(r) || p != big ||
+			 (r.flags & ~WIND_REGION_F_ALL) || !r.len ||
 			 r.len > (1ULL << 30) || r.addr + r.len < r.addr))
 		report("REGION_ADD of a bad region succeeded: addr %llx len %llx flags %x optlen %d",
 		       (unsigned long long)r.addr, (unsigned long long)r.len, r.flags, len);

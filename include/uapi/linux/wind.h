@@ -72,9 +72,21 @@ struct wind_region {
 	__u64 addr;	/* start in the caller's address space: any byte */
 	__u64 len;	/* bytes, at most 1 GiB: writes stay inside */
 	__u32 id;	/* caller-chosen, unique per socket */
-	__u32 flags;	/* 0 */
+	__u32 flags;	/* WIND_REGION_F_*: what peers may not do */
 	__u64 key;	/* caller-chosen secret that senders must present */
 };
+
+/* wind_region.flags: 0 lets peers that hold the key write, read and
+ * apply atomics to the region
+ */
+#define WIND_REGION_F_NO_WRITE	1	/* no Direct Map, diffs or atomics;
+					 * pinned read-only
+					 */
+#define WIND_REGION_F_NO_READ	2	/* no one-sided reads or atomics */
+#define WIND_REGION_F_NO_ATOMIC	4	/* no one-sided atomics */
+#define WIND_REGION_F_ALL	(WIND_REGION_F_NO_WRITE | \
+				 WIND_REGION_F_NO_READ | \
+				 WIND_REGION_F_NO_ATOMIC)
 
 enum wind_dsm_mode {
 	WIND_DSM_MESSAGE_THROUGH = 0,
