@@ -14,9 +14,10 @@
  * (wpi_unsent): a corked peer with nothing in flight holds its messages
  * until something releases them, so no check here waits for time.
  *
- * In the UDP and IPv6 matrices (wind_bundle-udp, wind_bundle-ipv6) the
- * same runs go inside UDP and over IPv6; the crafted bundles of
- * "malformed" are raw IPv4 only.
+ * In the IPv6 matrix (wind_bundle-ipv6) the same runs go over IPv6;
+ * inside UDP a bundle is the same packet, and the path is
+ * wind_dgram-udp's.  The crafted bundles of "malformed" are raw IPv4
+ * only.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
