@@ -37,6 +37,12 @@
  *          bytes the receiver got over the time until it said so
  *   rr     request -q bytes (default 64), reply -m bytes (default 8192):
  *          a DSM page fetch
+ *   read   Wind only: one-sided reads of -m bytes (default 8192) of a
+ *          1 MiB region of the server's (OP_REGION: registered when first
+ *          asked for, its key from getrandom), at offsets going round it,
+ *          each waited for, which the server's kernel serves in softirq:
+ *          two rows a size, landed in the client's own region
+ *          (WIND_RMA_F_LAND) and into recvmsg() (see read_one())
  *   peers  ping-pong of -m bytes (default 32), round robin over -n server
  *          ports (one client socket; TCP needs one connection per peer);
  *          -k 2,256: one row per peer count, round robin over the first k
@@ -67,6 +73,9 @@
  * counted around its own repetition only): /proc/net/wind_stat
  * (Wind), /proc/net/snmp (UDP, TCP), /proc/net/dev (packets on the links,
  * all protocols), and the busy CPU time of the whole machine (/proc/stat).
+ * rr (Wind, UDP, TCP) and read add the server process's CPU per
+ * operation, user and system, out of its getrusage() before and after
+ * each repetition (OP_RUSAGE; srv_user_us, srv_sys_us).
  *
  * UDP loses messages: a UDP request waits -T ms (default 20) for its reply,
  * then sends the request again (counted as a timeout); replies to old
@@ -93,7 +102,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -113,6 +124,8 @@ enum wp_op {
 	OP_ECHO = 1,	/* reply with reply_len bytes, header first */
 	OP_SINK = 2,	/* count it for session seq; no reply */
 	OP_STAT = 3,	/* reply with struct wp_stat of session seq */
+	OP_REGION = 4,	/* Wind: register the read region; struct wp_info */
+	OP_RUSAGE = 5,	/* struct wp_info without the region: CPU only */
 };
 
 struct wp_hdr {
@@ -128,6 +141,28 @@ struct wp_stat {
 	uint64_t bytes;		/* received in the session */
 	uint64_t msgs;
 };
+
+/* The read test's region on the server: a Wind socket's region of
+ * WP_REGION_LEN bytes, byte i of it region_byte(key, i).
+ */
+#define WP_REGION_ID	0x57505200u	/* "WPR" */
+#define WP_REGION_LEN	(1u << 20)
+#define WP_LAND_ID	0x5750524cu	/* the client's landing region */
+
+/* The server's answer to OP_REGION and OP_RUSAGE: the region (id 0 for
+ * OP_RUSAGE), and the server process's CPU so far (getrusage(RUSAGE_SELF)).
+ */
+struct wp_info {
+	struct wp_hdr h;
+	uint32_t region, pad;
+	uint64_t key, len;
+	uint64_t utime_us, stime_us;
+};
+
+static uint8_t region_byte(uint64_t key, uint64_t i)
+{
+	return (uint8_t)((i * 0x9e3779b97f4a7c15ull + key) >> 56);
+}
 
 enum proto { P_WIND, P_UDP, P_TCP, P_SCTP, P_TIPC, P_RDS, NPROTO };
 static const char *const proto_names[] = {
@@ -433,6 +468,46 @@ static struct srv_session *srv_find(uint32_t session, bool create)
 	return e;
 }
 
+/* OP_REGION, OP_RUSAGE: the region registered on @fd when asked for it
+ * (once per socket: the kernel refuses a taken id with EEXIST), and the
+ * server process's CPU time.
+ */
+static void serve_info(struct ctx *c, int fd, const struct wp_hdr *h,
+		       const struct sockaddr_storage *from)
+{
+	static uint8_t *mem;
+	static uint64_t key;
+	struct wp_info in = { .h = *h };
+	struct rusage ru;
+
+	if (h->op == OP_REGION && c->proto == P_WIND) {
+		struct wind_region r = { .len = WP_REGION_LEN, .id = WP_REGION_ID };
+
+		if (!mem) {
+			mem = mmap(NULL, WP_REGION_LEN, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (mem == MAP_FAILED)
+				die("mmap of the read region:");
+			if (getrandom(&key, sizeof(key), 0) != sizeof(key))
+				die("getrandom:");
+			for (uint64_t i = 0; i < WP_REGION_LEN; i++)
+				mem[i] = region_byte(key, i);
+		}
+		r.addr = (uintptr_t)mem;
+		r.key = key;
+		if (setsockopt(fd, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)) &&
+		    errno != EEXIST)
+			die("WIND_REGION_ADD:");
+		in.region = WP_REGION_ID;
+		in.key = key;
+		in.len = WP_REGION_LEN;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	in.utime_us = ru.ru_utime.tv_sec * 1000000ull + ru.ru_utime.tv_usec;
+	in.stime_us = ru.ru_stime.tv_sec * 1000000ull + ru.ru_stime.tv_usec;
+	tx(c, fd, from, &in, sizeof(in), 0);
+}
+
 /* Act on one message; answer through tx() on fd (to @from for datagrams). */
 static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
 		      const struct sockaddr_storage *from)
@@ -472,6 +547,10 @@ static void serve_msg(struct ctx *c, int fd, char *msg, size_t len,
 		tx(c, fd, from, &st, sizeof(st), 0);
 		break;
 	}
+	case OP_REGION:
+	case OP_RUSAGE:
+		serve_info(c, fd, &h, from);
+		break;
 	}
 }
 
@@ -840,9 +919,12 @@ struct row {
 	double scd[NCTR];	/* incast: the senders' counter deltas, summed */
 	int load;		/* hol: 1 while the bulk stream runs */
 	double bulk_bytes, bulk_secs;	/* hol: the bulk stream's */
+	int land;		/* read: 1 WIND_RMA_F_LAND, 0 into recvmsg() */
+	bool srv_cpu;		/* rr, read: the server's CPU is asked for */
+	double srv_user_us, srv_sys_us;	/* its CPU over the reps, summed */
 };
 
-enum { ROW_PLAIN, ROW_INCAST, ROW_HOL };
+enum { ROW_PLAIN, ROW_INCAST, ROW_HOL, ROW_READ };
 
 /* Counters around one repetition: only its own traffic is counted. */
 static void rep_begin(struct ctx *c, double *c0)
@@ -877,6 +959,8 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		       r->size);
 		if (r->reply)
 			printf("/%d", r->reply);
+		if (r->kind == ROW_READ)
+			printf(" B %s", r->land ? "landed" : "recvmsg");
 		if (r->npeers > 1)
 			printf(" B, %d peers", r->npeers);
 		printf(" B: %9.1f %s (min %.1f max %.1f) pkts/op out %.2f "
@@ -889,6 +973,9 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 			       r->sent ? 100.0 * (r->sent - r->rcvd) / r->sent : 0);
 		if (r->timeouts)
 			printf(" timeouts %" PRIu64, r->timeouts);
+		if (r->srv_cpu)
+			printf(" server cpu user %.2f sys %.2f us/op",
+			       r->srv_user_us / ops, r->srv_sys_us / ops);
 		printf("\n");
 		fflush(stdout);
 		return;
@@ -936,6 +1023,11 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		       ", \"rto\": %.0f",
 		       r->load, r->bulk_secs ? r->bulk_bytes * 8 / r->bulk_secs / 1e6 : 0,
 		       r->cd[C_RETRANS], r->cd[C_RTO]);
+	if (r->kind == ROW_READ)
+		printf(", \"variant\": \"%s\"", r->land ? "landed" : "recvmsg");
+	if (r->srv_cpu)
+		printf(", \"srv_user_us\": %.3f, \"srv_sys_us\": %.3f",
+		       r->srv_user_us / ops, r->srv_sys_us / ops);
 	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
 }
 
@@ -1012,6 +1104,55 @@ static char *scratch(size_t size)
 	return buf;
 }
 
+/* ---- the server's CPU (rr, read) ------------------------------------- */
+
+/* Ask the server for OP_REGION or OP_RUSAGE (UDP: until it answers). */
+static void get_info(struct ctx *c, uint8_t op, struct wp_info *in,
+		     uint64_t *timeouts)
+{
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = op, .seq = next_seq++ };
+	struct sockaddr_storage from;
+	char *msg;
+	int tries = 0;
+
+	tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
+	for (;;) {
+		ssize_t n = rx(c, peer_fd(c, 0), peer_rb(c, 0), &msg, &from);
+
+		if (n < 0) {
+			if (++tries > 500)
+				die("no answer to %s",
+				    op == OP_REGION ? "REGION" : "RUSAGE");
+			(*timeouts)++;
+			tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
+			continue;
+		}
+		if (n == 0)
+			die("connection closed by the server");
+		memcpy(in, msg, n < (ssize_t)sizeof(*in) ? (size_t)n : sizeof(*in));
+		if (n == sizeof(*in) && in->h.op == op && in->h.seq == h.seq)
+			return;
+	}
+}
+
+/* The server's CPU around one repetition (its own exchanges excepted) */
+static void srv_cpu_begin(struct ctx *c, struct row *r, struct wp_info *in)
+{
+	if (r->srv_cpu)
+		get_info(c, OP_RUSAGE, in, &r->timeouts);
+}
+
+static void srv_cpu_end(struct ctx *c, struct row *r, const struct wp_info *in0)
+{
+	struct wp_info in;
+
+	if (!r->srv_cpu)
+		return;
+	get_info(c, OP_RUSAGE, &in, &r->timeouts);
+	r->srv_user_us += in.utime_us - in0->utime_us;
+	r->srv_sys_us += in.stime_us - in0->stime_us;
+}
+
 /* Ping-pong (rtt, rr, peers): exchanges with the peers in turn for
  * opt.secs; the repetition's value is its median exchange.
  */
@@ -1032,10 +1173,12 @@ static void pp_rep(struct ctx *c, struct row *r, int rep)
 	static struct samples s;
 	int reply = r->reply ? r->reply : r->size;
 	char *req = scratch(r->size);
+	struct wp_info srv0;
 	double c0[NCTR], t0, t;
 	int i = 0;
 
 	s.n = 0;
+	srv_cpu_begin(c, r, &srv0);
 	rep_begin(c, c0);
 	t0 = now_s();
 	do {
@@ -1048,6 +1191,7 @@ static void pp_rep(struct ctx *c, struct row *r, int rep)
 	} while (now_s() - t0 < opt.secs || s.n < r->npeers);
 	r->secs += now_s() - t0;
 	rep_end(c, r, c0);
+	srv_cpu_end(c, r, &srv0);
 	r->ops += s.n;
 	r->rep[rep] = median(s.v, s.n);
 }
@@ -1186,6 +1330,151 @@ static void sync_check(struct ctx *c, struct row *r)
 		    st.msgs, r->sent);
 }
 
+/* ---- read: one-sided reads of the server's region ------------------- */
+
+/*
+ * The read test: the server's region (OP_REGION tells its id and key),
+ * read -m bytes at a time at offsets that go round it, each read waited
+ * for.  Landed: into the client's own region (WIND_RMA_F_LAND), at the
+ * same offset; recvmsg: the bytes are the completion's payload.
+ */
+static struct {
+	uint32_t region;
+	uint64_t key, len;
+	uint8_t *land;		/* the client's landing region */
+	uint64_t land_key;
+	uint64_t cookie, next;	/* last cookie; reads posted so far */
+} rd;
+
+static void read_setup(struct ctx *c)
+{
+	struct wind_region r = { .len = WP_REGION_LEN, .id = WP_LAND_ID };
+	struct wp_info in;
+	uint64_t to = 0;
+
+	get_info(c, OP_REGION, &in, &to);
+	if (in.region != WP_REGION_ID || in.len != WP_REGION_LEN)
+		die("read: the server has no read region");
+	rd.region = in.region;
+	rd.key = in.key;
+	rd.len = in.len;
+	rd.land = mmap(NULL, WP_REGION_LEN, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rd.land == MAP_FAILED)
+		die("mmap of the landing region:");
+	if (getrandom(&rd.land_key, sizeof(rd.land_key), 0) !=
+	    sizeof(rd.land_key))
+		die("getrandom:");
+	r.addr = (uintptr_t)rd.land;
+	r.key = rd.land_key;
+	if (setsockopt(c->fd[0], SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)))
+		die("WIND_REGION_ADD (landing region):");
+}
+
+/* One read of r->size bytes, waited for: its time in us.  Every
+ * completion is checked (cookie, status, length); with @verify the
+ * bytes too (outside the time: the landing place is cleared before).
+ */
+static double read_one(struct ctx *c, struct row *r, bool verify)
+{
+	uint64_t slots = rd.len / r->size, off = rd.next++ % slots * r->size;
+	struct wind_rma q = {
+		.op = WIND_RMA_READ, .region = rd.region, .offset = off,
+		.key = rd.key, .len = r->size, .cookie = ++rd.cookie,
+	}, done;
+	union {
+		char buf[CMSG_SPACE(sizeof(struct wind_rma)) + 64];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = {
+		.msg_name = &c->addr[0], .msg_namelen = sa_len(&c->addr[0]),
+		.msg_control = u.buf, .msg_controllen = CMSG_SPACE(sizeof(q)),
+	};
+	struct iovec iov = { .iov_base = c->buf, .iov_len = WP_MAXMSG };
+	struct cmsghdr *cm;
+	const uint8_t *got;
+	double t0, t;
+	ssize_t n;
+
+	if (r->land) {
+		q.flags = WIND_RMA_F_LAND;
+		q.dst_region = WP_LAND_ID;
+		q.dst_offset = off;
+		q.dst_key = rd.land_key;
+		if (verify)
+			memset(rd.land + off, 0, r->size);
+	}
+	memset(u.buf, 0, sizeof(u.buf));
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_WIND;
+	cm->cmsg_type = WIND_CMSG_RMA;
+	cm->cmsg_len = CMSG_LEN(sizeof(q));
+	memcpy(CMSG_DATA(cm), &q, sizeof(q));
+	t0 = now_s();
+	while (sendmsg(c->fd[0], &msg, 0) < 0)
+		if (errno != EINTR)
+			die("sendmsg(WIND_CMSG_RMA read of %d bytes):", r->size);
+	msg = (struct msghdr){
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	while ((n = recvmsg(c->fd[0], &msg, 0)) < 0)
+		if (errno != EINTR)
+			die("recvmsg (read completion):");
+	t = (now_s() - t0) * 1e6;
+	memset(&done, 0, sizeof(done));
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm))
+		if (cm->cmsg_level == SOL_WIND && cm->cmsg_type == WIND_CMSG_RMA &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(done)))
+			memcpy(&done, CMSG_DATA(cm), sizeof(done));
+	if (done.op != WIND_RMA_READ || done.cookie != q.cookie)
+		die("read: a message of %zd bytes that is not the completion "
+		    "of read %" PRIu64, n, q.cookie);
+	if (done.status)
+		die("read of %d bytes at %" PRIu64 ": status %d (%s)", r->size,
+		    off, done.status, strerror(-done.status));
+	if (n != (r->land ? 0 : r->size))
+		die("read: a completion of %zd bytes, expected %d", n,
+		    r->land ? 0 : r->size);
+	got = r->land ? rd.land + off : (const uint8_t *)c->buf;
+	for (int i = 0; verify && i < r->size; i++)
+		if (got[i] != region_byte(rd.key, off + i))
+			die("read at %" PRIu64 ": byte %d is %02x, expected %02x",
+			    off, i, got[i], region_byte(rd.key, off + i));
+	return t;
+}
+
+static void read_warm(struct ctx *c, struct row *r)
+{
+	for (int k = 0; k < 3; k++)
+		read_one(c, r, true);
+}
+
+static void read_rep(struct ctx *c, struct row *r, int rep)
+{
+	static struct samples s;
+	struct wp_info srv0;
+	double c0[NCTR], t0, t;
+
+	s.n = 0;
+	read_one(c, r, true);	/* the bytes, once a repetition */
+	srv_cpu_begin(c, r, &srv0);
+	rep_begin(c, c0);
+	t0 = now_s();
+	do {
+		t = read_one(c, r, false);
+		add_sample(&s, t);
+		add_sample(&r->all, t);
+		if (t < r->best)
+			r->best = t;
+	} while (now_s() - t0 < opt.secs);
+	r->secs += now_s() - t0;
+	rep_end(c, r, c0);
+	srv_cpu_end(c, r, &srv0);
+	r->ops += s.n;
+	r->rep[rep] = median(s.v, s.n);
+}
+
 /* Slab use in bytes: SUnreclaim and Slab of /proc/meminfo. */
 static void slab_use(double *sunreclaim, double *slab)
 {
@@ -1305,7 +1594,7 @@ static void set_default_sizes(void)
 		{ "rtt", "16,32,128,1024" }, { "sync", "32" },
 		{ "bulk", "1024,8192,65536" }, { "rr", "8192" },
 		{ "peers", "32" }, { "mem", "32" }, { "msgs", "64" },
-		{ "incast", "65536" }, { "hol", "32" },
+		{ "incast", "65536" }, { "hol", "32" }, { "read", "8192" },
 	};
 
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
@@ -1314,7 +1603,7 @@ static void set_default_sizes(void)
 				parse_sizes(d[i].sizes);
 			return;
 		}
-	die("unknown test %s (rtt, sync, bulk, rr, peers, mem, msgs, incast, hol)",
+	die("unknown test %s (rtt, sync, bulk, rr, read, peers, mem, msgs, incast, hol)",
 	    opt.test);
 }
 
@@ -1986,7 +2275,7 @@ static int client(const enum proto *protos, int np, const char *host,
 	static struct row rows[NPROTO][16];
 	struct ctx c[NPROTO];
 	struct sockaddr_storage server;
-	bool goodput, mem, msgs;
+	bool goodput, mem, msgs, rdt;
 	int nv;
 
 	set_default_sizes();
@@ -2003,8 +2292,12 @@ static int client(const enum proto *protos, int np, const char *host,
 	msgs = !strcmp(opt.test, "msgs");
 	goodput = !strcmp(opt.test, "bulk") || msgs;
 	mem = !strcmp(opt.test, "mem");
+	rdt = !strcmp(opt.test, "read");
+	if (rdt && np != 1)
+		die("-t read: -p wind alone");
 	for (int k = 0; k < np; k++) {
-		if ((!strcmp(opt.test, "sync") || mem) && protos[k] != P_WIND)
+		if ((!strcmp(opt.test, "sync") || mem || rdt) &&
+		    protos[k] != P_WIND)
 			die("-t %s is for Wind only", opt.test);
 		if (protos[k] == P_RDS && server.ss_family != AF_INET)
 			die("-p rds: an IPv4 server address");
@@ -2019,14 +2312,23 @@ static int client(const enum proto *protos, int np, const char *host,
 			printf("]}\n");
 		return 0;
 	}
-	/* the rows: one per size, or for peers with -k one per peer count */
-	nv = opt.nks ? opt.nks : opt.nsizes;
+	/* the rows: one per size, or for peers with -k one per peer count;
+	 * read: two per size, landed and into recvmsg()
+	 */
+	nv = opt.nks ? opt.nks : rdt ? 2 * opt.nsizes : opt.nsizes;
 	if (nv > 16)
 		die("too many rows");
+	if (rdt)
+		read_setup(&c[0]);
 	for (int v = 0; v < nv; v++) {
-		int size = opt.nks ? opt.sizes[0] : opt.sizes[v];
+		int size = opt.nks ? opt.sizes[0] : opt.sizes[rdt ? v / 2 : v];
 
-		if (size < (int)sizeof(struct wp_hdr) || size > (int)WP_MAXMSG)
+		if (rdt && (size < 1 || size > WIND_RMA_READ_MAX ||
+			    size > (int)WP_REGION_LEN))
+			die("read size %d out of range (1..%u)", size,
+			    WIND_RMA_READ_MAX);
+		if (!rdt && (size < (int)sizeof(struct wp_hdr) ||
+			     size > (int)WP_MAXMSG))
 			die("size %d out of range (%zu..%u)", size,
 			    sizeof(struct wp_hdr), WP_MAXMSG);
 		if (opt.nks && (opt.ks[v] < 1 || opt.ks[v] > n))
@@ -2041,12 +2343,20 @@ static int client(const enum proto *protos, int np, const char *host,
 			if (!strcmp(opt.test, "rr")) {
 				r->size = opt.reply ? opt.reply : 64;
 				r->reply = size;
+				r->srv_cpu = protos[k] <= P_TCP;
+			}
+			if (rdt) {
+				r->kind = ROW_READ;
+				r->land = !(v % 2);
+				r->srv_cpu = true;
 			}
 			if (goodput && protos[k] == P_UDP && size > 65507)
 				r->size = 65507;	/* the largest datagram */
 			cur_proto = protos[k];
 			if (!strcmp(opt.test, "sync"))
 				sync_warm(&c[k], r);
+			else if (rdt)
+				read_warm(&c[k], r);
 			else if (msgs)
 				msgs_warm(&c[k], r);
 			else if (goodput)
@@ -2064,6 +2374,8 @@ static int client(const enum proto *protos, int np, const char *host,
 				cur_proto = protos[k];
 				if (!strcmp(opt.test, "sync"))
 					sync_rep(&c[k], r, rep);
+				else if (rdt)
+					read_rep(&c[k], r, rep);
 				else if (msgs)
 					msgs_rep(&c[k], r, rep);
 				else if (goodput)
@@ -2106,7 +2418,7 @@ static _Noreturn void usage(int status)
 		"usage: windperf -s [-6] -p wind|udp|tcp|sctp|tipc|rds [-P port] [-n sockets]\n"
 		"                [-b bytes] [-A bind address (rds)]\n"
 		"       windperf -c HOST [-6] -p PROTO[,PROTO...]\n"
-		"                -t rtt|sync|bulk|rr|peers|mem|msgs|incast|hol\n"
+		"                -t rtt|sync|bulk|rr|read|peers|mem|msgs|incast|hol\n"
 		"                [-P port] [-n peers] [-k peers,... (peers test)]\n"
 		"                [-r reps] [-d secs/rep]\n"
 		"                [-m size,...] [-q request bytes (rr)] [-b bytes]\n"
