@@ -74,8 +74,11 @@
  * (Wind), /proc/net/snmp (UDP, TCP), /proc/net/dev (packets on the links,
  * all protocols), and the busy CPU time of the whole machine (/proc/stat).
  * rr (Wind, UDP, TCP) and read add the server process's CPU per
- * operation, user and system, out of its getrusage() before and after
- * each repetition (OP_RUSAGE; srv_user_us, srv_sys_us).
+ * operation, out of its getrusage() and CLOCK_PROCESS_CPUTIME_ID before
+ * and after each repetition (OP_RUSAGE; srv_user_us, srv_sys_us,
+ * srv_cpu_us), and how often it woke over the repetitions, those two
+ * exchanges' own wake-ups left out (srv_wakeups: voluntary context
+ * switches, a total; see struct wp_info).
  *
  * UDP loses messages: a UDP request waits -T ms (default 20) for its reply,
  * then sends the request again (counted as a timeout); replies to old
@@ -150,13 +153,21 @@ struct wp_stat {
 #define WP_LAND_ID	0x5750524cu	/* the client's landing region */
 
 /* The server's answer to OP_REGION and OP_RUSAGE: the region (id 0 for
- * OP_RUSAGE), and the server process's CPU so far (getrusage(RUSAGE_SELF)).
+ * OP_RUSAGE), and the server process's CPU so far: getrusage(RUSAGE_SELF)'s
+ * user and system time and context switches, and its CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID).  getrusage() splits the exact CPU time into
+ * user and system in the ratio of the ticks that found the process in
+ * either (cputime_adjust()), over its whole life: a delta can show user
+ * time where only the kernel ran.  The voluntary switches say whether the
+ * process slept and woke at all.
  */
 struct wp_info {
 	struct wp_hdr h;
 	uint32_t region, pad;
 	uint64_t key, len;
 	uint64_t utime_us, stime_us;
+	uint64_t cpu_ns;	/* CLOCK_PROCESS_CPUTIME_ID */
+	uint64_t nvcsw, nivcsw;	/* voluntary, involuntary context switches */
 };
 
 static uint8_t region_byte(uint64_t key, uint64_t i)
@@ -478,6 +489,7 @@ static void serve_info(struct ctx *c, int fd, const struct wp_hdr *h,
 	static uint8_t *mem;
 	static uint64_t key;
 	struct wp_info in = { .h = *h };
+	struct timespec ts;
 	struct rusage ru;
 
 	if (h->op == OP_REGION && c->proto == P_WIND) {
@@ -505,6 +517,10 @@ static void serve_info(struct ctx *c, int fd, const struct wp_hdr *h,
 	getrusage(RUSAGE_SELF, &ru);
 	in.utime_us = ru.ru_utime.tv_sec * 1000000ull + ru.ru_utime.tv_usec;
 	in.stime_us = ru.ru_stime.tv_sec * 1000000ull + ru.ru_stime.tv_usec;
+	in.nvcsw = ru.ru_nvcsw;
+	in.nivcsw = ru.ru_nivcsw;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	in.cpu_ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 	tx(c, fd, from, &in, sizeof(in), 0);
 }
 
@@ -922,6 +938,9 @@ struct row {
 	int land;		/* read: 1 WIND_RMA_F_LAND, 0 into recvmsg() */
 	bool srv_cpu;		/* rr, read: the server's CPU is asked for */
 	double srv_user_us, srv_sys_us;	/* its CPU over the reps, summed */
+	double srv_cpu_us;	/* CLOCK_PROCESS_CPUTIME_ID, summed */
+	double srv_wakeups;	/* voluntary switches but the reps' own */
+	double srv_nivcsw;
 };
 
 enum { ROW_PLAIN, ROW_INCAST, ROW_HOL, ROW_READ };
@@ -974,8 +993,10 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 		if (r->timeouts)
 			printf(" timeouts %" PRIu64, r->timeouts);
 		if (r->srv_cpu)
-			printf(" server cpu user %.2f sys %.2f us/op",
-			       r->srv_user_us / ops, r->srv_sys_us / ops);
+			printf(" server cpu %.2f us/op (user %.2f sys %.2f), "
+			       "wake-ups %.0f", r->srv_cpu_us / ops,
+			       r->srv_user_us / ops, r->srv_sys_us / ops,
+			       r->srv_wakeups);
 		printf("\n");
 		fflush(stdout);
 		return;
@@ -1026,8 +1047,11 @@ static void print_row(struct ctx *c, struct row *r, bool goodput, bool first)
 	if (r->kind == ROW_READ)
 		printf(", \"variant\": \"%s\"", r->land ? "landed" : "recvmsg");
 	if (r->srv_cpu)
-		printf(", \"srv_user_us\": %.3f, \"srv_sys_us\": %.3f",
-		       r->srv_user_us / ops, r->srv_sys_us / ops);
+		printf(", \"srv_user_us\": %.3f, \"srv_sys_us\": %.3f, "
+		       "\"srv_cpu_us\": %.3f, \"srv_wakeups\": %.0f, "
+		       "\"srv_nivcsw\": %.0f",
+		       r->srv_user_us / ops, r->srv_sys_us / ops,
+		       r->srv_cpu_us / ops, r->srv_wakeups, r->srv_nivcsw);
 	printf(", \"timeouts\": %" PRIu64 "}", r->timeouts);
 }
 
@@ -1151,6 +1175,10 @@ static void srv_cpu_end(struct ctx *c, struct row *r, const struct wp_info *in0)
 	get_info(c, OP_RUSAGE, &in, &r->timeouts);
 	r->srv_user_us += in.utime_us - in0->utime_us;
 	r->srv_sys_us += in.stime_us - in0->stime_us;
+	r->srv_cpu_us += (in.cpu_ns - in0->cpu_ns) / 1e3;
+	/* the server sleeps once after answering in0's request */
+	r->srv_wakeups += in.nvcsw - in0->nvcsw - 1.0;
+	r->srv_nivcsw += in.nivcsw - in0->nivcsw;
 }
 
 /* Ping-pong (rtt, rr, peers): exchanges with the peers in turn for
