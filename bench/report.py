@@ -118,7 +118,8 @@ def merge(a, b):
 
 
 class Results:
-    """Index: (row, loss, proto, size, reply, peers) -> windperf row.
+    """Index: (row, loss, proto, size, reply, peers, load, variant) ->
+    windperf row (variant: the read rows' "landed" or "recvmsg").
 
     Each repetition gets an id: the windperf client ("run") that measured
     it and its index there, or, for the loss rows, the bench round and its
@@ -141,14 +142,16 @@ class Results:
                 if run["row"] not in ("peers", "incast"):
                     peers = 1
                 key = (run["row"], run["loss"], run["proto"],
-                       r.get("size"), r.get("reply", 0), peers, r.get("load", 0))
+                       r.get("size"), r.get("reply", 0), peers, r.get("load", 0),
+                       r.get("variant"))
                 r["rep_ids"] = [tag + (i,) for i in range(len(r.get("rep_values", [])))]
                 self.idx[key] = merge(self.idx[key], r) if key in self.idx else r
 
-    def get(self, row, proto, size=None, reply=0, loss=None, peers=1, load=0):
+    def get(self, row, proto, size=None, reply=0, loss=None, peers=1, load=0,
+            variant=None):
         if ("bulk" in row or row == "incast") and proto == "udp" and size == 65536:
             size = 65507
-        return self.idx.get((row, loss, proto, size, reply, peers, load))
+        return self.idx.get((row, loss, proto, size, reply, peers, load, variant))
 
     def mem(self):
         for key, r in self.idx.items():
@@ -580,8 +583,8 @@ def busy_rxe(R, rxe):
         w("")
 
     na = rxe_na(rxe)
-    if not rxe and not na:
-        return L, t
+    if not any(r.get("tool") not in ("ib_read_lat", "none") for r in rxe) and not na:
+        return L, t     # none, or only the read rows' (read_rows())
     w("## Beside Soft-RoCE (rdma_rxe, perftest; 2 vCPUs)\n")
     if na:
         w(f"Soft-RoCE: n/a ({na}).\n")
@@ -664,6 +667,135 @@ def busy_rxe(R, rxe):
     t.append(("Wind >= 3x Soft-RoCE throughput",
               "8 KiB remote writes/s and 64 KiB bandwidth, >= 3x at 0% and at 1% loss",
               ", ".join(f"{k}: {rfmt(x)}x" for k, x in thr), ok))
+    return L, t
+
+
+def read_rows(R, rxe):
+    """The one-sided read (windperf -t read): the table (markdown lines)
+    and its target (row, target, measured, met).  Rows read and read-rr
+    (1 vCPU: the landed and the recvmsg read, then the page fetch),
+    rxe-read, rxe-read-rr with ib_read_lat (the 2-vCPU boot), and
+    rxe-read-rps, rxe-read-rps-rr (the same with RPS split)."""
+    L, t = [], []
+    w = L.append
+    boots = []
+    ib = rxe_find(rxe, "rxe-lat", "ib_read_lat", 8192)
+    for row, name in (("read", "1 vCPU"), ("rxe-read", "2 vCPUs, pinned"),
+                      ("rxe-read-rps", "2 vCPUs, pinned, RPS split")):
+        land = R.get(row, "wind", 8192, variant="landed")
+        recv = R.get(row, "wind", 8192, variant="recvmsg")
+        rr = R.get(f"{row}-rr", "wind", 64, 8192)
+        b_ib = ib if row.startswith("rxe-") else None
+        if land or recv or rr:
+            boots.append((name, land, recv, rr, b_ib))
+    if not boots:
+        return L, t
+    w("## One-sided read of 8 KiB (µs; lower is better)\n")
+    w("`windperf -t read -m 8192`: the client reads 8 KiB of a 1 MiB region the "
+      "server registered (`WIND_REGION_ADD`), at offsets going round it, one read "
+      "at a time; the server's kernel serves it in softirq. \"landed\": the bytes "
+      "land in the client's own region (`WIND_RMA_F_LAND`), the completion "
+      "carries none; \"recvmsg\": they are the completion's payload. Beside it, in "
+      "the same boot, the request/reply page fetch the server process answers "
+      "(`-t rr -q 64 -m 8192`, Wind), and in the 2-vCPU boot Soft-RoCE's "
+      "`ib_read_lat -s 8192` (perftest reports a read's whole round trip: not "
+      "doubled). On the veth as it is, the server's kernel serves the read in "
+      "the client's own `sendmsg()` on the client's vCPU (a veth hands a packet "
+      "to the receiver's backlog on the sender's CPU); \"RPS split\" puts each "
+      "side's receive work on its own vCPU, as between two hosts. Cells: median "
+      "of the repetitions' medians (mean, p99 of every read); ratios divide "
+      "medians (separate clients).\n")
+    w("| setup | read, landed | read, recvmsg | page fetch | ib_read_lat | "
+      "landed / page fetch | recvmsg / page fetch | landed / ib_read_lat |")
+    w("|---|---|---|---|---|---|---|---|")
+
+    def div(a, b):
+        return a / b if a is not None and b else None
+
+    def med(r):
+        return r["median"] if r else None
+
+    def rfmt(x):
+        return "–" if x is None else f"{x:.2g}" if x < 0.1 else f"{x:.2f}"
+    for name, land, recv, rr, b_ib in boots:
+        ibc = (f"{b_ib['t_typical_us']:.1f} (mean {b_ib['t_avg_us']:.0f}, "
+               f"p99 {b_ib['p99_us']:.0f})" if b_ib else "–")
+        ibv = b_ib["t_typical_us"] if b_ib else None
+        w(f"| {name} | {lat3(land)} | {lat3(recv)} | {lat3(rr)} | {ibc} | "
+          f"{rfmt(div(med(land), med(rr)))} | {rfmt(div(med(recv), med(rr)))} | "
+          f"{rfmt(div(med(land), ibv))} |")
+    w("\nThe server process over the repetitions (its figures before and after "
+      "each, `OP_RUSAGE`): wake-ups (voluntary context switches, the two "
+      "exchanges' own left out; a total), CPU µs per operation "
+      "(`CLOCK_PROCESS_CPUTIME_ID`: exact; it includes those exchanges), and "
+      "`getrusage()`'s user / system split of it. That split is the ratio of the "
+      "ticks that found the process in user or kernel mode over its whole life "
+      "(`cputime_adjust()`), so a delta shows user time where only the kernel "
+      "ran; the wake-ups say whether the process ran at all. On 2 vCPUs, CPU "
+      "time includes the host's preemption of the vCPU (TCG has no steal "
+      "time).\n")
+    w("| setup | row | operations | server wake-ups | server CPU µs/op | "
+      "user / sys µs/op (getrusage) |")
+    w("|---|---|---|---|---|---|")
+
+    def srv(r):
+        if r is None or "srv_wakeups" not in r:
+            return "– | – | – | –"
+        return (f"{r['ops']:.0f} | {r.get('srv_wakeups', 0):.0f} | "
+                f"{r.get('srv_cpu_us', 0):.2f} | "
+                f"{r['srv_user_us']:.2f} / {r['srv_sys_us']:.2f}")
+    for name, land, recv, rr, _ in boots:
+        for label, r in (("read, landed", land), ("read, recvmsg", recv),
+                         ("page fetch", rr)):
+            if r:
+                w(f"| {name} | {label} | {srv(r)} |")
+    w("")
+    # the target: against the page fetch of the 1-vCPU boot, against
+    # ib_read_lat in the 2-vCPU boot (with RPS split where it ran: as
+    # between two hosts), and the server process woken by no read
+    parts, ok = [], True
+    b = dict((x[0], x[1:]) for x in boots)
+    land, recv, rr, _ = b.get("1 vCPU", (None,) * 4)
+    x = div(med(land), med(rr))
+    if x is None:
+        ok = False
+        parts.append("1 vCPU: not measured")
+    else:
+        y = div(med(recv), med(rr))
+        parts.append(f"1 vCPU: landed {med(land):.1f} µs = {rfmt(x)}x the page fetch's "
+                     f"{med(rr):.1f}" + (f" (recvmsg {rfmt(y)}x)" if y is not None else ""))
+        ok = ok and x <= 0.8
+    setup = "2 vCPUs, pinned, RPS split"
+    if setup not in b:
+        setup = "2 vCPUs, pinned"
+    land2, recv2, rr2, ib2 = b.get(setup, (None,) * 4)
+    x = div(med(land2), ib2 and ib2["t_typical_us"])
+    if x is None:
+        ok = False
+        na = rxe_na(rxe)
+        parts.append(f"ib_read_lat: n/a ({na})" if na else "ib_read_lat: not measured")
+    else:
+        parts.append(f"{setup}: landed {med(land2):.1f} µs = {rfmt(x)}x ib_read_lat's "
+                     f"{ib2['t_typical_us']:.1f}"
+                     + (f", {rfmt(div(med(land2), med(rr2)))}x the page fetch's "
+                        f"{med(rr2):.1f}" if rr2 else ""))
+        ok = ok and x <= 0.5
+    reads = [r for _, land, recv, _, _ in boots for r in (land, recv)
+             if r and "srv_wakeups" in r]
+    if reads:
+        wakes = sum(r["srv_wakeups"] for r in reads)
+        n = sum(r["ops"] for r in reads)
+        user = max(r["srv_user_us"] for r in reads)
+        parts.append(f"the server process woke {wakes:.0f} times for {n:.0f} reads "
+                     f"(getrusage user {user:.2f} µs per read at most)")
+        ok = ok and wakes == 0
+    else:
+        ok = False
+        parts.append("server wake-ups not measured")
+    t.append(("8 KiB one-sided read",
+              "at most 0.5x Soft-RoCE ib_read_lat and 0.8x request/reply; server "
+              "user CPU per read 0 (the server process woken by no read)",
+              "; ".join(parts), ok))
     return L, t
 
 
@@ -1069,6 +1201,7 @@ def markdown(meta, R, iperf, tg, losses, host_cpu, host_cpus, plot_err, rxe):
         w("")
 
     L.extend(incast_hol(R))
+    L.extend(read_rows(R, rxe)[0])
     br, _ = busy_rxe(R, rxe)
     if br:
         b2 = meta.get("boot2", meta)
@@ -1110,7 +1243,7 @@ def main():
         if run.get("loss") is not None and run["loss"] not in losses:
             losses.append(run["loss"])
     rxe = load_rxe(a.out)
-    tg = targets(R, meta) + busy_rxe(R, rxe)[1] + msgs_rows(R)[1]
+    tg = targets(R, meta) + busy_rxe(R, rxe)[1] + msgs_rows(R)[1] + read_rows(R, rxe)[1]
     plot_err = write_plots(R, a.out, losses)
     md = markdown(meta, R, iperf, tg, losses, a.host_cpu, a.host_cpus, plot_err, rxe)
     with open(os.path.join(a.out, "results.md"), "w") as f:

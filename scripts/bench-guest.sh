@@ -57,6 +57,15 @@
 # rxe.jsonl (perftest and pagecost) and raw.jsonl (windperf); a kernel on
 # which Soft-RoCE cannot run gets "n/a (reason)".
 #
+# The read rows: Wind's one-sided read of 8 KiB (windperf -t read: the
+# server's kernel serves it in softirq from a region the server
+# registered, its process never wakes; landed in the client's own region,
+# then into recvmsg()) and, in the same boot, the request/reply page
+# fetch it replaces (-t rr -q 64 -m 8192), Wind alone; rxe-read (the
+# 2-vCPU boot, with the rxe rows' Soft-RoCE) the same two beside
+# ib_read_lat -s 8192, then again with each side's receive work on its
+# own vCPU (rps_split, rxe-read-rps).
+#
 # The ipv6 rows give both eth0 an IPv6 address too (fd99::1/64 and
 # fd99::2/64, nodad), start IPv6-only servers (windperf -s -6, IPV6_V6ONLY)
 # beside the IPv4 ones on the same ports, and run in rounds: Wind raw
@@ -87,7 +96,7 @@
 # ping waits for the scheduler as much as for the network.
 #
 # Environment: WIND_BENCH_QUICK=1 (short runs, for development),
-# WIND_BENCH_ONLY="rtt sync bulk msgs rr peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe"
+# WIND_BENCH_ONLY="rtt sync bulk msgs rr read peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe rxe-read"
 # (a subset), WIND_BENCH_LOSS="0 0.1 1 5", WIND_BENCH_APPEND=1 (add to
 # the results of an earlier boot: meta-2.json instead of meta.json).
 set -u
@@ -104,7 +113,7 @@ IP6B=fd99::2
 PROTOS="wind udp tcp"
 ALL=wind,udp,tcp
 ROUND=
-ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe}
+ONLY=${WIND_BENCH_ONLY:-rtt sync bulk msgs rr read peers kpeers encap ipv6 loss iperf mem incast hol busy hol-split rxe rxe-read}
 APPEND=${WIND_BENCH_APPEND:-0}
 META=meta.json
 [ "$APPEND" = 1 ] && META=meta-2.json
@@ -351,6 +360,13 @@ fi
 if want rr; then
 	row "rr: 64 B request, 8 KiB reply (DSM page fetch)"
 	run rr null $ALL -P 5001 -t rr -q 64 -m 8192 $LAT
+fi
+
+if want read; then
+	row "read: 8 KiB one-sided read (landed, then into recvmsg) beside the 64 B / 8 KiB page fetch"
+	# shellcheck disable=SC2162 # a row named read, not read(1)
+	run read null wind -P 5001 -t read -m 8192 $LAT
+	run read-rr null wind -P 5001 -t rr -q 64 -m 8192 $LAT
 fi
 
 if want bulk; then
@@ -690,6 +706,10 @@ perftest() {
 	# shellcheck disable=SC2086
 	set -- $line
 	case "$tool:$#" in
+	ib_read_lat:9)
+		say "    $tool -s $size: typical $5 us, mean $6 us, p99 $8 us (a read's round trip)"
+		rxe_put "$row" "$loss" "$tool" "$size" ", \"iters\": $2, \"t_min_us\": $3, \"t_typical_us\": $5, \"t_avg_us\": $6, \"p99_us\": $8"
+		;;
 	*_lat:9)
 		say "    $tool -s $size: typical $5 us, mean $6 us, p99 $8 us (one way: half a round trip)"
 		rxe_put "$row" "$loss" "$tool" "$size" ", \"iters\": $2, \"t_min_us\": $3, \"t_typical_us\": $5, \"t_avg_us\": $6, \"p99_us\": $8"
@@ -769,9 +789,10 @@ if want hol-split && [ ${#PIN_A[@]} -gt 0 ]; then
 	rps_split off
 fi
 
-if want rxe; then
+if want rxe || want rxe-read; then
 	# shellcheck source=scripts/rxe-setup
 	. "$REPO/scripts/rxe-setup"
+	rxe_ok=0
 	if ! cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$REPO/include/uapi" \
 		-o $PC "$REPO/scripts/pagecost.c" 2>>"$OUT/errors.log"; then
 		say "    rxe: cannot build scripts/pagecost.c"
@@ -782,6 +803,31 @@ if want rxe; then
 		RXE_GA=$(rxe_gid rxeA)
 		RXE_GB=$(rxe_gid rxeB)
 		say "    Soft-RoCE: rxeA on ra $RXE_A (GID $RXE_GA), rxeB on rb $RXE_B (GID $RXE_GB)"
+		rxe_ok=1
+	fi
+	if [ $rxe_ok = 1 ] && want rxe-read; then
+		# ib_read_lat reports the whole read (perftest halves only
+		# its ping-pongs: send, write)
+		row "rxe: 8 KiB one-sided read: windperf -t read (and the page fetch) beside ib_read_lat"
+		run rxe-read null wind -P 5001 -t read -m 8192 $LAT
+		run rxe-read-rr null wind -P 5001 -t rr -q 64 -m 8192 $LAT
+		perftest rxe-lat 0 ib_read_lat 8192 -n "$((RXE_N / 2))"
+		# On the veth as it is, the server's kernel serves a read in the
+		# client's own sendmsg() (a veth hands the packet to the
+		# receiver's backlog on the sender's vCPU): as between two hosts,
+		# each side's receive work on its own vCPU (RPS)
+		if [ ${#PIN_A[@]} -gt 0 ]; then
+			row "rxe: 8 KiB one-sided read and page fetch, each side's receive work on its own vCPU (RPS)"
+			if rps_split on; then
+				run rxe-read-rps null wind -P 5001 -t read -m 8192 $LAT
+				run rxe-read-rps-rr null wind -P 5001 -t rr -q 64 -m 8192 $LAT
+			else
+				say "    RPS: cannot set rps_cpus"
+			fi
+			rps_split off
+		fi
+	fi
+	if [ $rxe_ok = 1 ] && want rxe; then
 		row "rxe: 32 B round trip: windperf ping-pong beside ib_send_lat"
 		run rxe-rtt null $ALL -P 5001 -t rtt -m 32 $LAT
 		perftest rxe-lat 0 ib_send_lat 32 -n "$RXE_N"
@@ -816,8 +862,8 @@ if want rxe; then
 		done
 		netem off
 		rxe_netem 0
-		rxe_down
 	fi
+	rxe_down
 fi
 
 say "bench: $nrows rows in $(( $(date +%s) - start )) s"
