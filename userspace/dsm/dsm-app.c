@@ -401,7 +401,8 @@ static void usage(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: dsm-app mm|sor|lu|nqueens [-t wind|udp|udp-replyack] [-n NODES]\n"
 		"               [-r RANK] [-a ADDR0,ADDR1,...] [-p PORT] [-s SIZE]\n"
-		"               [-i ITER] [-T TIMEOUT_S] [-N NETNS] [-v]\n");
+		"               [-i ITER] [-T TIMEOUT_S] [-N NETNS] [-f read|request]\n"
+		"               [-v]\n");
 	exit(status);
 }
 
@@ -480,7 +481,7 @@ int main(int argc, char **argv)
 	iters = app->iters;
 	argc--;
 	argv++;
-	while ((c = getopt(argc, argv, "t:n:r:a:p:s:i:T:N:vh")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:r:a:p:s:i:T:N:f:vh")) != -1) {
 		switch (c) {
 		case 't':
 			tp_name = optarg;
@@ -500,6 +501,14 @@ int main(int argc, char **argv)
 		case 's': size = atoi(optarg); break;
 		case 'i': iters = atoi(optarg); break;
 		case 'T': cfg.timeout_s = atoi(optarg); break;
+		case 'f':
+			if (!strcmp(optarg, "read"))
+				cfg.fetch = DSM_FETCH_READ;
+			else if (!strcmp(optarg, "request"))
+				cfg.fetch = DSM_FETCH_REQUEST;
+			else
+				usage(2);
+			break;
 		case 'v': cfg.verbose = 1; break;
 		case 'N': join_netns(optarg); break;
 		case 'h': usage(0); break;
@@ -510,6 +519,10 @@ int main(int argc, char **argv)
 	    cfg.rank < 0 || cfg.rank >= cfg.nodes || size < 1 || iters < 1 ||
 	    cfg.timeout_s < 1)
 		usage(2);
+	if (cfg.fetch == DSM_FETCH_READ && cfg.transport != DSM_TP_WIND) {
+		fprintf(stderr, "dsm-app: -f read needs -t wind\n");
+		exit(2);
+	}
 	if (cfg.nodes > 1 && naddr < cfg.nodes) {
 		fprintf(stderr, "dsm-app: -a needs the address of each of the %d ranks\n",
 			cfg.nodes);
@@ -523,7 +536,7 @@ int main(int argc, char **argv)
 		struct rusage ru;
 
 		dsm_local_stats(&l);
-		fprintf(stderr, "dsm-app: rank %d: time_s %.6f pages_fetched %llu diffs %llu diff_bytes %llu messages %llu retransmissions %llu lock_acquires %llu syscalls %llu cpu_s %.4f service_cpu_s %.4f softirq_s %.3f fetch_wait_s %.4f\n",
+		fprintf(stderr, "dsm-app: rank %d: time_s %.6f pages_fetched %llu diffs %llu diff_bytes %llu messages %llu retransmissions %llu lock_acquires %llu syscalls %llu cpu_s %.4f service_cpu_s %.4f softirq_s %.3f fetch_wait_s %.4f fetch_served %llu\n",
 			dsm_rank(), l.time_s, (unsigned long long)l.pages_fetched,
 			(unsigned long long)l.diffs,
 			(unsigned long long)l.diff_bytes,
@@ -531,7 +544,8 @@ int main(int argc, char **argv)
 			(unsigned long long)l.retransmissions,
 			(unsigned long long)l.lock_acquires,
 			(unsigned long long)l.syscalls, l.cpu_s,
-			l.service_cpu_s, l.softirq_s, l.fetch_wait_s);
+			l.service_cpu_s, l.softirq_s, l.fetch_wait_s,
+			(unsigned long long)l.fetch_served);
 		if (!getrusage(RUSAGE_SELF, &ru))
 			fprintf(stderr, "dsm-app: rank %d: user %.3f s sys %.3f s minflt %ld majflt %ld nvcsw %ld nivcsw %ld\n",
 				dsm_rank(), ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
@@ -539,14 +553,17 @@ int main(int argc, char **argv)
 				ru.ru_minflt, ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw);
 	}
 	if (dsm_rank() == 0) {
-		printf("{\"app\":\"%s\",\"transport\":\"%s\",\"nodes\":%d,\"size\":%d,"
+		printf("{\"app\":\"%s\",\"transport\":\"%s\",\"fetch\":\"%s\","
+		       "\"nodes\":%d,\"size\":%d,"
 		       "\"time_s\":%.6f,\"pages_fetched\":%llu,\"diffs\":%llu,"
 		       "\"messages\":%llu,\"retransmissions\":%llu,"
 		       "\"diff_bytes\":%llu,\"lock_acquires\":%llu,\"iterations\":%d,"
 		       "\"syscalls\":%llu,\"cpu_s\":%.4f,\"service_cpu_s\":%.4f,"
 		       "\"softirq_s\":%.3f,\"fetch_wait_s\":%.4f,"
-		       "\"ok\":%s}\n",
-		       app->name, tp_name, cfg.nodes, size, st.time_s,
+		       "\"fetch_served\":%llu,\"ok\":%s}\n",
+		       app->name, tp_name,
+		       dsm_fetch_mode() == DSM_FETCH_READ ? "read" : "request",
+		       cfg.nodes, size, st.time_s,
 		       (unsigned long long)st.pages_fetched,
 		       (unsigned long long)st.diffs,
 		       (unsigned long long)st.messages,
@@ -555,6 +572,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)st.lock_acquires, iters,
 		       (unsigned long long)st.syscalls, st.cpu_s,
 		       st.service_cpu_s, st.softirq_s, st.fetch_wait_s,
+		       (unsigned long long)st.fetch_served,
 		       ok ? "true" : "false");
 		fflush(stdout);
 	}

@@ -266,6 +266,41 @@ static int fetch_arrived(void *arg)
 	return atomic_load(&dsm.fetch_done) >= *(uint64_t *)arg;
 }
 
+/*
+ * Get page p from its home into place; the page is PROT_NONE here and
+ * stays so until the caller maps it.
+ *
+ * Fetch by request: the home's service thread answers (wind: Header
+ * Through writes the page into our region; udp: we copy it from the
+ * reply).  Fetch by read (wind's default): the home's kernel copies the
+ * page out of its registered region in softirq and our kernel lands it in
+ * our region at the same offset; nobody at the home is woken.
+ *
+ * Coherence of a read.  The home never freezes a page for a fetch, with
+ * either path: a Header Through reply is copied by the home's sendmsg()
+ * from the live page while the home's application thread may be writing
+ * it in place and the home's kernel may be applying another node's
+ * Direct Diff to it, exactly the writes that can race with a read served
+ * in softirq (the home's service thread changes no shared memory on
+ * wind: diffs never reach it).  What the protocol guarantees is only
+ * what a data-race-free program reads: every byte it may read in this
+ * interval was last written before a release that happened before our
+ * last acquire.  Such a release has completed at the home: another
+ * node's diffs are applied when its release returns (its last diff to
+ * each home is sync-ordered, and ordered, so every earlier one is written
+ * too), the home's own writes are in place, and we send the read after
+ * that acquire, so the bytes are final in the home's memory when its
+ * kernel reads them.  A byte written concurrently (multiple writers: the
+ * home or a releasing node writing another part of the page) is one this
+ * program may not read before its next acquire, which invalidates our
+ * copy and fetches it again; a torn copy of it is harmless, as it was
+ * with Header Through.  The read is async-ordered, so it is also served
+ * after everything we sent the home before (our own diffs were applied
+ * before our release returned anyway).  The landing writes only page p of
+ * our region: it is PROT_NONE, our application thread is here, and no
+ * other node writes a page we do not home (diffs go to the home), so
+ * nothing else touches those bytes until the completion wakes us.
+ */
 static void fetch(uint32_t p)
 {
 	struct dsm_msg m = { .type = DSM_FETCH_REQ, .arg0 = p };
@@ -273,7 +308,10 @@ static void fetch(uint32_t p)
 	double t0 = dsm_now();
 
 	atomic_store(&dsm.fetch_page, p);
-	send_msg(dsm.home[p], &m, NULL, TP_WANTREPLY, 0);
+	if (dsm.fetch_read)
+		dsm.tp->read_page(dsm.home[p], p, target << 32 | p);
+	else
+		send_msg(dsm.home[p], &m, NULL, TP_WANTREPLY, 0);
 	dsm_wait(fetch_arrived, &target, "page fetch: no reply from the home");
 	dsm.stats.fetch_wait_s += dsm_now() - t0;
 	if (dsm.tp != &dsm_tp_wind) {
@@ -281,7 +319,9 @@ static void fetch(uint32_t p)
 		page_protect(p, PROT_READ | PROT_WRITE);
 		memcpy(dsm.base + (size_t)p * DSM_PAGE, dsm.fetch_buf, DSM_PAGE);
 	}
-	/* wind: Header Through wrote it in place before we were woken */
+	/* wind: Header Through or the read wrote it in place before we were
+	 * woken
+	 */
 	dsm.stats.pages_fetched++;
 }
 
@@ -472,6 +512,7 @@ void dsm_dispatch(const struct dsm_msg *m, const void *data, size_t len,
 	case DSM_FETCH_REQ:
 		if (p >= dsm.npages || dsm.home[p] != dsm.cfg.rank)
 			dsm_fatal("fetch request for a page not homed here", EINVAL);
+		atomic_fetch_add(&dsm.fetch_served, 1);
 		dsm.tp->send_page(m->src, p, seq);
 		break;
 	case DSM_FETCH_REP:
@@ -569,6 +610,10 @@ void dsm_init(const struct dsm_cfg *cfg, size_t region_bytes)
 	dsm.cfg = *cfg;
 	cpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
 	softirq0 = softirq_now();
+	if (cfg->fetch == DSM_FETCH_READ && cfg->transport != DSM_TP_WIND)
+		dsm_fatal("fetch by read needs the wind transport", EINVAL);
+	dsm.fetch_read = cfg->transport == DSM_TP_WIND &&
+			 cfg->fetch != DSM_FETCH_REQUEST;
 	fault_skip_invalidate = getenv("DSM_FAULT") &&
 				!strcmp(getenv("DSM_FAULT"), "skip-invalidate");
 	dsm.len = DSM_ROUND(region_bytes ? region_bytes : 1);
@@ -684,6 +729,7 @@ void dsm_finish(struct dsm_stats *total)
 	dsm.stats.messages = atomic_load(&dsm.messages);
 	dsm.stats.retransmissions = dsm.tp->retransmissions();
 	dsm.stats.syscalls = atomic_load(&dsm.syscalls);
+	dsm.stats.fetch_served = atomic_load(&dsm.fetch_served);
 	cpu_stats();
 	final_barrier = 1;
 	atomic_store(&dsm.finishing, 1);
@@ -700,6 +746,7 @@ void dsm_finish(struct dsm_stats *total)
 			total->retransmissions += s->retransmissions;
 			total->lock_acquires += s->lock_acquires;
 			total->syscalls += s->syscalls;
+			total->fetch_served += s->fetch_served;
 			total->cpu_s += s->cpu_s;
 			total->service_cpu_s += s->service_cpu_s;
 			total->softirq_s += s->softirq_s;
@@ -708,6 +755,11 @@ void dsm_finish(struct dsm_stats *total)
 		total->time_s = dsm.stats.time_s;
 	}
 	dsm.tp->finish();
+}
+
+enum dsm_fetch dsm_fetch_mode(void)
+{
+	return dsm.fetch_read ? DSM_FETCH_READ : DSM_FETCH_REQUEST;
 }
 
 void dsm_local_stats(struct dsm_stats *out)

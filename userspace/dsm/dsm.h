@@ -27,6 +27,18 @@ enum dsm_tp {
 	DSM_TP_UDP_REPLYACK,
 };
 
+/* How a fault gets its page from the home */
+enum dsm_fetch {
+	DSM_FETCH_DEFAULT,	/* wind: DSM_FETCH_READ; udp*: DSM_FETCH_REQUEST */
+	DSM_FETCH_REQUEST,	/* a request the home's service thread answers
+				 * (wind: the reply is Header Through)
+				 */
+	DSM_FETCH_READ,		/* wind only: a one-sided read of the home's
+				 * region, landing in place; the home's
+				 * process is not woken
+				 */
+};
+
 struct dsm_cfg {
 	enum dsm_tp transport;
 	int nodes;
@@ -40,6 +52,7 @@ struct dsm_cfg {
 	struct sockaddr_storage addr[DSM_MAX_NODES];
 	uint16_t port;			/* host byte order */
 	int timeout_s;			/* peers silent longer than this: fatal */
+	enum dsm_fetch fetch;
 	int verbose;
 };
 
@@ -52,6 +65,7 @@ struct dsm_stats {
 	uint64_t retransmissions;
 	uint64_t lock_acquires;
 	uint64_t syscalls;	/* the DSM layer's, dsm_init to dsm_finish */
+	uint64_t fetch_served;	/* fetch requests the service thread answered */
 	double time_s;
 	/* CPU seconds from dsm_init to dsm_finish: the whole process, its
 	 * service thread (receives every message), and the node's softirq
@@ -105,6 +119,9 @@ void dsm_finish(struct dsm_stats *total);
 
 /* This node's own statistics (complete after dsm_finish()) */
 void dsm_local_stats(struct dsm_stats *out);
+
+/* The fetch in use after dsm_init(): DSM_FETCH_REQUEST or DSM_FETCH_READ */
+enum dsm_fetch dsm_fetch_mode(void);
 
 /* Print to stderr and _exit(2); async-signal-safe */
 void dsm_fatal(const char *what, int err) __attribute__((noreturn));

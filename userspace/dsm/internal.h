@@ -20,7 +20,11 @@ enum dsm_msg_type {
 				 * region key, drawn for this run
 				 */
 	DSM_FETCH_REQ,		/* arg0 = page: send me your copy */
-	DSM_FETCH_REP,		/* arg0 = page; data: the page (udp) */
+	DSM_FETCH_REP,		/* arg0 = page; data: the page (udp); wind:
+				 * Header Through, or (fetch by read) made
+				 * by the transport from the read's
+				 * completion
+				 */
 	DSM_DIFF,		/* arg0 = page; data: a diff (udp) */
 	DSM_BARRIER,		/* arg0 = epoch; data: struct dsm_stats */
 	DSM_BARRIER_REL,	/* arg0 = epoch */
@@ -53,6 +57,12 @@ struct dsm_transport {
 		     int flags, uint32_t reply_to);
 	/* Fetch reply: the page to the faulting node (data lands in place) */
 	void (*send_page)(int dest, uint32_t page, uint32_t reply_to);
+	/*
+	 * Fetch by one-sided read (NULL: not offered): ask the home's kernel
+	 * for the page, to land in place; the completion, whose cookie must
+	 * be cookie, goes to dsm_dispatch() as a DSM_FETCH_REP
+	 */
+	void (*read_page)(int home, uint32_t page, uint64_t cookie);
 	/* One diff of page to its home; last: the last of this flush to it */
 	void (*send_diff)(int home, uint32_t page, const void *diff,
 			  size_t len, int last);
@@ -74,6 +84,7 @@ struct dsm_node {
 	uint8_t *home;			/* per page; 0xff: unallocated */
 	const struct dsm_transport *tp;
 	int replyack;			/* udp-replyack */
+	int fetch_read;			/* DSM_FETCH_READ: tp->read_page() */
 	int evfd[2];			/* pipe: the service thread wakes the app */
 	char *fetch_buf;		/* udp: the page of the fetch reply */
 	atomic_uint_fast64_t fetch_done;
@@ -82,6 +93,7 @@ struct dsm_node {
 	atomic_uint_fast64_t grants[DSM_MAX_LOCKS];
 	atomic_uint_fast64_t messages;
 	atomic_uint_fast64_t syscalls;	/* every system call of the layer */
+	atomic_uint_fast64_t fetch_served;	/* DSM_FETCH_REQ answered */
 	atomic_int finishing;		/* last barrier sent: errors are moot */
 	struct dsm_stats stats;
 	struct dsm_stats peer_stats[DSM_MAX_NODES];

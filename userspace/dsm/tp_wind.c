@@ -2,9 +2,17 @@
 /*
  * The wind backend: one Wind socket per node talking to every peer.
  *
- * The node's shared region is registered with WIND_REGION_ADD.  A page
- * travels as WIND_DSM_HEADER_THROUGH: the faulting node's kernel writes it
- * into the region at the page's offset and queues only the small header,
+ * The node's shared region is registered with WIND_REGION_ADD (id
+ * DSM_REGION_ID on every node, each node's key drawn at random for the run
+ * and sent to every peer in its HELLO).  A fault fetches its page by a
+ * one-sided read (WIND_RMA_READ of the home's region, WIND_RMA_F_LAND into
+ * our own at the same offset): the home's kernel serves it in softirq,
+ * nobody at the home is woken, and our kernel writes the page in place and
+ * queues an empty completion, which wakes our service thread (dsm.c's
+ * fetch() tells why the read is coherent).  With DSM_FETCH_REQUEST the
+ * home's service thread answers a request instead, the page travelling
+ * as WIND_DSM_HEADER_THROUGH: the faulting node's kernel writes it into
+ * the region at the page's offset and queues only the small header,
  * which wakes the service thread.  Diffs go to the home as
  * WIND_DSM_DIRECT_DIFF: the home's kernel applies them and nobody there is
  * woken; they are async-ordered but for the last one of a flush to each
@@ -42,6 +50,8 @@ static socklen_t peer_len;
 static uint64_t my_key;
 static _Atomic uint64_t peer_key[DSM_MAX_NODES];
 static uint64_t retrans0;
+/* The cookie of the read in flight (one at a time: the app thread's fault) */
+static _Atomic uint64_t read_cookie;
 
 static uint64_t out_retransmits(void)
 {
@@ -136,6 +146,46 @@ static void w_send_page(int dest, uint32_t page, uint32_t reply_to)
 			    dsm.base + (size_t)page * DSM_PAGE, DSM_PAGE,
 			    WIND_DSM_HEADER_THROUGH, page, 0),
 		   "wind: page reply (Header Through)");
+}
+
+/* Fault handler: async-signal-safe (wind_rma_post is a sendmsg) */
+static void w_read_page(int home, uint32_t page, uint64_t cookie)
+{
+	struct wind_rma r = {
+		.op = WIND_RMA_READ,
+		.region = DSM_REGION_ID,
+		.offset = (uint64_t)page * DSM_PAGE,
+		.key = atomic_load(&peer_key[home]),
+		.len = DSM_PAGE,
+		.flags = WIND_RMA_F_LAND,
+		.cookie = cookie,
+		.dst_region = DSM_REGION_ID,
+		.dst_offset = (uint64_t)page * DSM_PAGE,
+		.dst_key = my_key,
+	};
+
+	atomic_store(&read_cookie, cookie);
+	check_sent(DSM_SYS(wind_rma_post(fd, (struct sockaddr *)&peer[home],
+					 peer_len, &r, 0)),
+		   "wind: page read (one-sided)");
+}
+
+/* The completion of w_read_page's read: the page is in place */
+static void read_done(const struct wind_rma *r, ssize_t n)
+{
+	struct dsm_msg m = { .type = DSM_FETCH_REP };
+
+	if (r->status)
+		dsm_fatal("wind: page read: landing refused", -r->status);
+	if (r->op != WIND_RMA_READ || r->cookie != atomic_load(&read_cookie) ||
+	    (r->cookie & 0xffffffffu) >= dsm.npages ||
+	    !(r->flags & WIND_RMA_F_LAND) || r->len != DSM_PAGE || n != 0 ||
+	    r->offset != (r->cookie & 0xffffffffu) * DSM_PAGE ||
+	    r->dst_offset != r->offset)
+		dsm_fatal("wind: unexpected one-sided completion", EPROTO);
+	m.arg0 = (uint32_t)r->cookie;
+	m.src = dsm.home[m.arg0];
+	dsm_dispatch(&m, NULL, 0, 0);
 }
 
 static void w_send_diff(int home, uint32_t page, const void *diff,
@@ -282,6 +332,7 @@ static void *w_service(void *arg)
 		struct dsm_msg m;
 		char b[DSM_MAX_MSG];
 	} buf;
+	struct wind_rma rma;
 	struct wind_dsm d;
 	ssize_t n;
 
@@ -318,11 +369,16 @@ static void *w_service(void *arg)
 		}
 		if (!(p.revents & POLLIN))
 			continue;
-		n = DSM_SYS(wind_recv(fd, buf.b, sizeof(buf.b), NULL, &d));
+		n = DSM_SYS(wind_recvfrom_rma(fd, buf.b, sizeof(buf.b), NULL,
+					      NULL, &d, &rma));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			dsm_fatal("wind: recv", errno);
+		}
+		if (rma.op) {
+			read_done(&rma, n);
+			continue;
 		}
 		if ((size_t)n < sizeof(buf.m) || (size_t)n > sizeof(buf.b) ||
 		    buf.m.src >= dsm.cfg.nodes)
@@ -358,6 +414,7 @@ const struct dsm_transport dsm_tp_wind = {
 	.init = w_init,
 	.send = w_send,
 	.send_page = w_send_page,
+	.read_page = w_read_page,
 	.send_diff = w_send_diff,
 	.flush_wait = w_flush_wait,
 	.service = w_service,
