@@ -8,6 +8,15 @@
 # 5% loss on every node.  Each run must exit 0
 # with rank 0's JSON saying "ok":true (rank 0 checks the result against a
 # sequential computation), and multi-node runs must have fetched pages.
+# Wind fetches pages by one-sided reads (the default) and, in the "-ht"
+# runs, by requests answered with Header Through (-f request): a read run
+# must say "fetch":"read" and that no service thread answered a fetch
+# request ("fetch_served":0), every other run that its service threads
+# answered each page fetched; the namespaces' kernels must have served
+# exactly as many reads (InRmaReads) as the read runs fetched pages; and
+# the barrier-synchronised apps (MM, SOR, LU: deterministic) must fetch
+# the same pages and send the same diffs, byte for byte in number, both
+# ways.
 # A run with a deliberately broken protocol (DSM_FAULT=skip-invalidate:
 # no invalidation at acquire) must be caught by the check, and a rank
 # whose peer never starts must give up with a message.  KTAP.
@@ -69,6 +78,11 @@ cases=(
 	"lu-wind-3 3 - lu -t wind -s 64"
 	"nqueens-wind-2 2 - nqueens -t wind -s 8"
 	"nqueens-wind-3 3 - nqueens -t wind -s 9"
+	"mm-wind-ht-3 3 - mm -t wind -f request -s 96"
+	"sor-wind-ht-3 3 - sor -t wind -f request -s 96 -i 3"
+	"lu-wind-ht-3 3 - lu -t wind -f request -s 64"
+	"nqueens-wind-ht-3 3 - nqueens -t wind -f request -s 9"
+	"mm-wind-ipv6-ht-2 2 - mm -t wind -f request -s 64"
 	"mm-udp-2 2 - mm -t udp -s 64"
 	"mm-udp-3 3 - mm -t udp -s 96"
 	"sor-udp-2 2 - sor -t udp -s 64 -i 4"
@@ -92,6 +106,7 @@ cases=(
 )
 loss_cases=(
 	"sor-wind-3-loss5 3 - sor -t wind -s 64 -i 3"
+	"sor-wind-ht-3-loss5 3 - sor -t wind -f request -s 64 -i 3"
 	"mm-udp-3-loss5 3 - mm -t udp -s 64"
 	"nqueens-udp-replyack-3-loss5 3 - nqueens -t udp-replyack -s 8"
 	"mm-wind-ipv6-3-loss5 3 - mm -t wind -s 64"
@@ -103,7 +118,14 @@ command -v tc >/dev/null || skip_all "tc missing"
 
 T0=$SECONDS
 echo "TAP version 13"
-echo "1..$((${#cases[@]} + ${#loss_cases[@]} + 1))"
+# Read and Header Through runs of one app that must match (NAME NAME)
+same=(
+	"mm-wind-3 mm-wind-ht-3"
+	"sor-wind-3 sor-wind-ht-3"
+	"lu-wind-3 lu-wind-ht-3"
+	"sor-wind-3-loss5 sor-wind-ht-3-loss5"
+)
+echo "1..$((${#cases[@]} + ${#loss_cases[@]} + ${#same[@]} + 4))"
 
 # The namespaces, once (as dsm-netns does for one run)
 setup() {
@@ -130,6 +152,89 @@ else
 	diag < "$TMP/setup.err"
 	exit 1
 fi
+
+# field NAME JSON: the value of a numeric field of a JSON line
+field() {
+	local v=${2#*\"$1\":}
+
+	[ "$v" = "$2" ] && return 1
+	echo "${v%%[,\}]*}"
+}
+
+# fetch_ok JSON CASE: the fetch path the run says it took is the one
+# asked for, and who served the fetches agrees with it
+fetch_ok() {
+	local want=request fetched served
+
+	[[ $2 == *"-t wind"* && $2 != *"-f request"* ]] && want=read
+	[[ $1 == *"\"fetch\":\"$want\""* ]] || return 1
+	fetched=$(field pages_fetched "$1") && served=$(field fetch_served "$1") ||
+		return 1
+	if [ $want = read ]; then
+		[ "$served" = 0 ]
+	else
+		[ "$served" = "$fetched" ]
+	fi
+}
+
+# rma_reads: the reads the nodes' kernels served (InRmaReads), summed
+rma_reads() {
+	local i v sum=0
+
+	for ((i = 0; i < NODES; i++)); do
+		v=$(ip netns exec "$(ns $i)" awk '$1 == "InRmaReads" { print $2 }' \
+			/proc/net/wind_stat) || return 1
+		sum=$((sum + ${v:-0}))
+	done
+	echo $sum
+}
+
+# reads_served BASE COUNT BEFORE: the kernels served one read per page the
+# read runs BASE..BASE+COUNT-1 fetched, no more, no less
+reads_served() {
+	local i n want=0 now
+
+	for ((i = $1; i < $1 + $2; i++)); do
+		n=$(cat "$TMP/reads.$i" 2>/dev/null)
+		[[ $n =~ ^[0-9]+$ ]] && want=$((want + n))
+	done
+	now=$(rma_reads)
+	if [ -n "$now" ] && [ $((now - $3)) = $want ] && [ $want -gt 0 ]; then
+		ok "kernels served every page fetched by read: InRmaReads +$want"
+	else
+		not_ok "kernels served every page fetched by read"
+		echo "InRmaReads +$((${now:-0} - $3)), pages fetched by read $want" | diag
+	fi
+}
+
+# same_results A B: two runs (names of cases or loss_cases) fetched the
+# same pages and sent the same diffs, and both were right
+same_results() {
+	local a b i f va vb why=
+	local -a all=("${cases[@]}")
+
+	for ((i = 0; i < ${#loss_cases[@]}; i++)); do
+		all[100 + i]=${loss_cases[$i]}
+	done
+	for i in "${!all[@]}"; do
+		[ "${all[$i]%% *}" = "$1" ] && a=$i
+		[ "${all[$i]%% *}" = "$2" ] && b=$i
+	done
+	va=$(cat "$TMP/out.${a:-x}.0" 2>/dev/null)
+	vb=$(cat "$TMP/out.${b:-x}.0" 2>/dev/null)
+	[[ $va == *'"ok":true}' && $vb == *'"ok":true}' ]] ||
+		why="not both right"
+	for f in pages_fetched diffs diff_bytes; do
+		[ "$(field $f "$va")" = "$(field $f "$vb")" ] ||
+			why+=" $f $(field $f "$va") vs $(field $f "$vb")"
+	done
+	if [ -z "$why" ]; then
+		ok "read and Header Through give the same: $1 $2"
+	else
+		not_ok "read and Header Through give the same: $1 $2"
+		echo "$why" | diag
+	fi
+}
 
 # run_case IDX CASE: all ranks of one run; the verdict in $TMP/res.IDX
 # (first line: 0 or 1; then the diagnostics).  Few processes: each rank
@@ -181,9 +286,16 @@ run_case() {
 	else
 		[ "$st0" = 0 ] && [[ $json == *'"ok":true}' ]] && [ -z "$why" ] &&
 			[[ $json == *'"pages_fetched":'* ]] &&
-			{ [ "$nodes" = 1 ] || [[ $json != *'"pages_fetched":0,'* ]]; }
+			{ [ "$nodes" = 1 ] || [[ $json != *'"pages_fetched":0,'* ]]; } &&
+			fetch_ok "$json" "$2"
 	fi
 	res=$?
+	# the pages this run fetched by one-sided reads, for reads_served
+	if [[ $json == *'"fetch":"read"'* ]]; then
+		field pages_fetched "$json" > "$TMP/reads.$idx"
+	else
+		echo 0 > "$TMP/reads.$idx"
+	fi
 	{
 		echo $res
 		echo "rank 0 exited $st0: ${json:-$err}"
@@ -229,14 +341,31 @@ run_all() {
 	done
 }
 
+# fetch by read needs wind: refused at once with udp
+err=$("$APPBIN" mm -t udp -f read -n 1 2>&1 >/dev/null)
+st=$?
+if [ $st = 2 ] && [[ $err == *"-f read needs -t wind"* ]]; then
+	ok "udp-fetch-by-read-is-refused"
+else
+	not_ok "udp-fetch-by-read-is-refused"
+	echo "exit $st: $err" | diag
+fi
+
+reads0=$(rma_reads)
 run_all 0 "${cases[@]}"
+reads_served 0 ${#cases[@]} "${reads0:-0}"
 
 # 5% loss on every packet every node sends (data and acknowledgements)
 for ((i = 0; i < NODES; i++)); do
 	ip netns exec "$(ns $i)" tc qdisc add dev eth0 root netem loss 5% ||
 		echo "netem on $(ns $i) failed" | diag
 done
+reads0=$(rma_reads)
 run_all 100 "${loss_cases[@]}"
+reads_served 100 ${#loss_cases[@]} "${reads0:-0}"
+for c in "${same[@]}"; do
+	same_results $c
+done
 echo "# $((SECONDS - T0)) s"
 
 [ $failed = 0 ]
