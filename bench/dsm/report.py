@@ -184,7 +184,7 @@ def median_run(runs):
 
 
 def demo_runs(rows):
-    """{(app, tp, loss): [run, ...]} for rows app:APP:one|wind|udp:LOSS"""
+    """{(app, tp, loss): [run, ...]} for rows app:APP:one|wind|wind-ht|udp:LOSS"""
     runs = {}
     for r in rows:
         if not r["row"].startswith("app:"):
@@ -346,6 +346,42 @@ def demo(outdir, rows):
                "the UDP layer's own.")
     out.append("")
 
+    # Fetch by one-sided read (Wind's default) beside fetch by request
+    # (Header Through): rows app:APP:wind-ht:LOSS
+    ht_apps = [a for a in apps if runs.get((a, "wind-ht", base))]
+    if ht_apps:
+        out.append("### Fetch by one-sided read beside Header Through (Wind, %s%% loss; "
+                   "the median run of each, every node summed)" % base)
+        out.append("")
+        out.append("| app | fetch | time (s) | every run (s) | pages fetched | "
+                   "fetch requests served | waiting for pages (s) | service thread CPU (s) "
+                   "| messages | system calls | runs ok |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|")
+        for a in ht_apps:
+            for tp, what in (("wind", "read"), ("wind-ht", "request")):
+                v = med.get((a, tp, base))
+                rs = runs.get((a, tp, base), [])
+                every = " ".join(fmt(r.get("time_s"), 2) if r["ok"] else "failed"
+                                 for r in rs)
+                g = lambda k: (v.get(k, "-") if v else "-")
+                out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
+                    a, what, fmt(t(v)), every, g("pages_fetched"), g("fetch_served"),
+                    fmt(v.get("fetch_wait_s") if v else None),
+                    fmt(v.get("service_cpu_s") if v else None),
+                    g("messages"), g("syscalls"),
+                    sum(1 for r in rs if r["ok"]), len(rs)))
+            w, h = med.get((a, "wind", base)), med.get((a, "wind-ht", base))
+            summary[a].update({"wind_ht_s": t(h),
+                               "ht_over_read": ratio(t(h), t(w))})
+        out.append("")
+        out.append("Header Through / read: " + ", ".join(
+            "%s %s" % (a, fmt(summary[a]["ht_over_read"], 2)) for a in ht_apps) +
+            " (above 1: the read is faster). fetch requests served: the ones the "
+            "homes' service threads answered (0 when every page came by read, "
+            "which the homes' kernels served in softirq); waiting for pages: "
+            "the application threads' time in page faults.")
+        out.append("")
+
     # Targets, checked, not assumed
     targets = []
     # as printed: a speed-up shown as 1.30 is not above 1.3
@@ -504,7 +540,8 @@ plot %s
     # S-DSM apps
     res = app_results(rows)
     if res:
-        tps = [t for t in ("wind", "udp", "udp-replyack") if any(k[1] == t for k in res)]
+        tps = [t for t in ("wind", "wind-ht", "udp", "udp-replyack")
+               if any(k[1] == t for k in res)]
         for loss in sorted({k[3] for k in res}, key=float):
             sub = {k: v for k, v in res.items() if k[3] == loss}
             md, plot, apps, ks = app_table(sub, tps, loss)
