@@ -267,8 +267,8 @@ static int fetch_arrived(void *arg)
 }
 
 /*
- * Get page p from its home into place; the page is PROT_NONE here and
- * stays so until the caller maps it.
+ * Get page p from its home into place (it is PROT_NONE on entry; the
+ * caller maps it as it needs).
  *
  * Fetch by request: the home's service thread answers (wind: Header
  * Through writes the page into our region; udp: we copy it from the
