@@ -430,7 +430,7 @@ static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 {
 	u32 cost = skb->truesize / n;
 
-	/* what the peer's seqs cost the buffer, for its window (output.c,
+	/* what the peer's seqs cost the buffer, for its window (rwnd.c,
 	 * seq_truesize()), as TCP's scaling_ratio learns its skbs'
 	 * truesize: up at once, down by a 32nd.  A window is filled by the
 	 * packets that cost most: averaged, a 64 KiB message's short last

@@ -75,6 +75,11 @@ struct rtable;
  * most: the largest ACK, inside UDP (wind_ack_budget_add())
  */
 #define WIND_ACK_BUDGET_MAX	(WIND_ACK_LEN(WIND_MAX_NAKS) + 8)	/* + udphdr */
+/* The headroom of every packet Wind builds: link, IP and UDP headers in
+ * front of its own
+ */
+#define WIND_HEADROOM	(MAX_HEADER + sizeof(struct ipv6hdr) + \
+			 sizeof(struct udphdr) + WIND_MAX_HLEN)
 
 /* Counters of a network namespace, shown in /proc/net/wind_stat. */
 enum wind_mib_field {
@@ -638,6 +643,8 @@ void wind_send_ack(struct wind_peer *peer);
 void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		   u32 local_tag, u32 oldest);
+
+/* rwnd.c: the window we offer */
 u16 wind_rcv_window(struct wind_peer *peer);
 u32 wind_full_window(const struct wind_peer *peer);
 u32 wind_free_window(const struct wind_peer *peer);
