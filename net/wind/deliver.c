@@ -759,7 +759,7 @@ static void gso_rcv_paged(struct wind_peer *peer, struct sk_buff *skb,
 /**
  * wind_gso_rcv() - a GSO skb of data packets from a peer, whole
  * @peer: the peer, its socket locked
- * @skb: the skb as output.c or GRO builds it (input.c checked its layout:
+ * @skb: the skb as tx.c or GRO builds it (input.c checked its layout:
  *	 the headers linear, then the packets' payloads, each of gso_size
  *	 bytes but the last, end to end in page fragments (a paged
  *	 message's), or the first packet's payload after the headers (GRO's)

@@ -86,7 +86,7 @@ static enum wind_mib_field validate(struct sk_buff *skb)
 	return WIND_MIB_MAX;
 }
 
-/* A GSO skb as output.c builds it: the Wind headers linear, then the
+/* A GSO skb as tx.c builds it: the Wind headers linear, then the
  * payloads of its packets, each of gso_size - WIND_GSO_BIAS bytes but
  * the last, end to end in page fragments (a paged message's) or one
  * frag_list member per packet; or as GRO merges one (offload.c), the
@@ -202,7 +202,7 @@ int wind_rcv(struct sk_buff *skb)
 	}
 	WIND_INC_STATS(net, WIND_MIB_IN_PACKETS);
 	/* Wind sets DF, but a packet built before the path MTU dropped
-	 * goes fragmented (output.c), and IP reassembled it into a
+	 * goes fragmented (tx.c), and IP reassembled it into a
 	 * frag_list: delivery chains a message's packets through frag_list
 	 * and wants each without one, and charged as one packet, not as
 	 * its fragments (a message held for its last packet could fill

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic segmentation offload.  A run of packets of one message may
- * leave as one skb (output.c): one Wind header, gso_size bytes of payload
+ * leave as one skb (tx.c): one Wind header, gso_size bytes of payload
  * per packet, the packets' payloads chained as its frag_list.  A device
  * that passes such skbs unsegmented (veth, loopback, bridges) carries it
  * whole to the receiver, which takes it whole when it is the data it

@@ -314,7 +314,7 @@ struct wind_peer {
 	u8 ack_budget;			/* while !tag_ok: IP payload bytes
 					 * it sent since our last answer, up
 					 * to WIND_ACK_BUDGET_MAX: what the
-					 * next may take (output.c)
+					 * next may take (tx.c)
 					 */
 	u16 ack_pending;		/* packets arrived since our last ack */
 	u16 rcv_wnd;			/* window we last advertised */
@@ -638,11 +638,17 @@ void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
 void wind_push(struct wind_peer *peer);
 void wind_uncork(struct sock *sk, bool clear);
 void wind_write_space(struct sock *sk);
+struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size, gfp_t gfp);
+
+/* tx.c: headers, checksums, IP */
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
 void wind_send_ack(struct wind_peer *peer);
 void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		   u32 local_tag, u32 oldest);
+bool route_ok(struct wind_peer *peer);
+void send_data(struct wind_peer *peer, struct sk_buff *skb,
+	       const struct wind_skb_cb *cb, u8 flags, unsigned int npkts);
 
 /* rwnd.c: the window we offer */
 u16 wind_rcv_window(struct wind_peer *peer);

@@ -140,7 +140,7 @@ u32 wind_wq_packets(const struct wind_peer *peer)
  * @len: its length
  *
  * A page reference is taken for each fragment added: nothing is copied.
- * A run's packets sent on their own (output.c) and a GSO skb cut into
+ * A run's packets sent on their own (tx.c) and a GSO skb cut into
  * packets (deliver.c) are built so.
  */
 void wind_skb_add_frags(struct sk_buff *to, const struct sk_buff *skb,
