@@ -448,19 +448,15 @@ static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 	peer->rx_packets += n;
 }
 
-/* What a data packet asks of the ACK decision (data_ack()), or'ed over
- * the packets of a GSO skb or a bundle: 0, merely the pending ACK
+/**
+ * data_rcv_one() - one data packet from a peer
+ * @peer: the peer, its socket locked
+ * @skb: the packet, its fields in its control block and its payload at
+ *	 skb->data; consumed
+ *
+ * Return: the WIND_RX_ACK_* it asks for, for data_ack().
  */
-#define WIND_RX_ACK_NOW	1	/* an ACK at once */
-#define WIND_RX_ACK_DUP	2	/* one at once, as a duplicate or an
-				 * out-of-window packet may draw
-				 * (dupack_limited())
-				 */
-
-/* One data packet, its fields in its control block and its payload at
- * skb->data.  Returns the WIND_RX_ACK_* it asks for.
- */
-static unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
+unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct sock *sk = peer->sk;
 	struct net *net = sock_net(sk);
@@ -571,10 +567,12 @@ static bool dupack_limited(struct wind_peer *peer)
 	return false;
 }
 
-/* After one or more data packets (@how: their WIND_RX_ACK_*): an ACK
- * now, or the delayed one.
+/**
+ * data_ack() - an ACK now, or the delayed one, after data packets
+ * @peer: the peer, its socket locked
+ * @how: the WIND_RX_ACK_* of one or more data packets, or'ed
  */
-static void data_ack(struct wind_peer *peer, unsigned int how)
+void data_ack(struct wind_peer *peer, unsigned int how)
 {
 	if ((how & WIND_RX_ACK_NOW) || peer->ack_pending >= WIND_ACK_EVERY ||
 	    ((how & WIND_RX_ACK_DUP) && !dupack_limited(peer)))
@@ -583,14 +581,19 @@ static void data_ack(struct wind_peer *peer, unsigned int how)
 		wind_delack_timer_arm(peer);
 }
 
-/* Busy polling (SO_BUSY_POLL, net.core.busy_read and busy_poll): the
+/**
+ * data_mark_napi() - note the NAPI instance a socket's data arrives on
+ * @sk: the socket, locked
+ * @skb: a data packet for it
+ *
+ * Busy polling (SO_BUSY_POLL, net.core.busy_read and busy_poll): the
  * socket learns the NAPI instance its data arrives on, which recvmsg()
  * (skb_recv_datagram()) and poll() (sock_poll()) then spin on, as for UDP:
  * a connected socket (UDP: one with inet_daddr set) follows its peer's
  * NAPI, any other keeps the first one it saw.  Without
  * CONFIG_NET_RX_BUSY_POLL both helpers do nothing.
  */
-static void data_mark_napi(struct sock *sk, const struct sk_buff *skb)
+void data_mark_napi(struct sock *sk, const struct sk_buff *skb)
 {
 	if (sk->sk_state == TCP_ESTABLISHED)
 		sk_mark_napi_id(sk, skb);
@@ -861,87 +864,6 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	}
 	if (!head || !own)
 		consume_skb(skb);
-	data_ack(peer, now);
-}
-
-/* A copy of @skb's headroom and Wind headers, with @len bytes from
- * @data as its payload at skb->data: a bundled message that looks to
- * recvmsg(), the socket filter and the LSMs as if it came alone.  Each
- * costs the receive buffer its own small size, not the bundle's.
- */
-static struct sk_buff *bundle_member(struct sk_buff *skb,
-				     const void *data, unsigned int len)
-{
-	unsigned int headroom = skb_headroom(skb);
-	struct sk_buff *pkt;
-
-	pkt = alloc_skb(headroom + WIND_DATA_HLEN + len, GFP_ATOMIC);
-	if (!pkt)
-		return NULL;
-	skb_reserve(pkt, headroom);
-	memcpy(pkt->head, skb->head, headroom);
-	skb_put_data(pkt, skb->data, WIND_DATA_HLEN);
-	skb_put_data(pkt, data, len);
-	/* the same header offsets from head as @skb's: the same headroom */
-	skb_copy_header(pkt, skb);
-	/* the route may be the receive path's, not refcounted */
-	skb_dst_drop(pkt);
-	__skb_pull(pkt, WIND_DATA_HLEN);
-	return pkt;
-}
-
-/**
- * wind_bundle_rcv() - a bundle of messages from a peer
- * @peer: the peer, its socket locked
- * @skb: the packet, validated by wind_wire_check_bundle() and linear;
- *	 consumed
- *
- * Each chunk becomes a one-packet message of its own, seq + i, with the
- * chunk's flags, and goes the way any data packet goes (refusal,
- * ordering, duplicates); the bundle's WIND_F_ACKREQ counts for its last.
- * One ACK decision covers them all.
- */
-void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
-{
-	const struct windhdr *wh = wind_hdr(skb);
-	const struct wind_datahdr *dh = (const void *)(wh + 1);
-	struct net *net = sock_net(peer->sk);
-	unsigned int i, n = ntohs(dh->nfrags), off = WIND_DATA_HLEN;
-	struct in6_addr saddr, daddr;
-	u32 seq = ntohl(wh->seq);
-	unsigned int now = 0;
-
-	data_mark_napi(peer->sk, skb);
-	wind_skb_addrs(skb, &saddr, &daddr);
-	WIND_INC_STATS(net, WIND_MIB_IN_BUNDLES);
-	WIND_ADD_STATS(net, WIND_MIB_IN_BUNDLED, n);
-	for (i = 0; i < n; i++) {
-		const struct wind_chunkhdr *ch = (const void *)(skb->data + off);
-		unsigned int len = ntohs(ch->len);
-		struct wind_skb_cb *cb;
-		struct sk_buff *pkt;
-
-		pkt = bundle_member(skb, ch + 1, len);
-		off += WIND_CHUNK_LEN(len);
-		if (!pkt) {
-			peer->drops++;
-			atomic_inc(&peer->sk->sk_drops);
-			now |= WIND_RX_ACK_NOW;
-			continue;
-		}
-		cb = WIND_SKB_CB(pkt);
-		memset(cb, 0, sizeof(*cb));
-		cb->seq = seq + i;
-		cb->nfrags = 1;
-		cb->msg_len = len;
-		cb->flags = ch->flags;
-		if (i == n - 1)
-			cb->flags |= wh->flags & WIND_F_ACKREQ;
-		cb->saddr = saddr;
-		cb->sport = wh->source;
-		now |= data_rcv_one(peer, pkt);
-	}
-	consume_skb(skb);
 	data_ack(peer, now);
 }
 

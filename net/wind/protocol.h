@@ -673,10 +673,27 @@ int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);
-void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_rq_prune(struct wind_peer *peer);
 void wind_purge_rx(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);
+/* What a data packet asks of the ACK decision (data_ack()), or'ed over
+ * the packets of a GSO skb or a bundle: 0, merely the pending ACK
+ */
+#define WIND_RX_ACK_NOW	1	/* an ACK at once */
+#define WIND_RX_ACK_DUP	2	/* one at once, as a duplicate or an
+				 * out-of-window packet may draw
+				 * (dupack_limited())
+				 */
+unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb);
+void data_ack(struct wind_peer *peer, unsigned int how);
+void data_mark_napi(struct sock *sk, const struct sk_buff *skb);
+
+/* bundle.c: messages that share a packet */
+unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
+			struct sk_buff **last, unsigned int *bytes, bool *held);
+int xmit_bundle(struct wind_peer *peer, struct sk_buff *first, unsigned int n,
+		unsigned int bytes, u8 flags);
+void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb);
 
 /* timer.c */
 void wind_timers_init(struct wind_peer *peer);

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bundles: one-packet messages queued behind each other leave as one
+ * DATA packet of chunks (WIND_F_BUNDLE; wind.h, struct wind_chunkhdr),
+ * a corked peer's held back until they fill one; and a bundle that
+ * arrives is unpacked into messages of their own, each of which goes
+ * the way any data packet goes (deliver.c).  Both directions here: the
+ * layout is one.
+ */
+#include <linux/ktime.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/* Does @peer hold small messages back to bundle them: its last send
+ * said MSG_MORE, or the socket is corked (WIND_CORK), and close() is not
+ * flushing?
+ */
+static bool corked(const struct wind_peer *peer)
+{
+	const struct wind_sock *ws = wind_sk(peer->sk);
+
+	return (peer->more || ws->cork) && !ws->flushing;
+}
+
+/**
+ * bundle_run() - the queued messages that may leave as one bundle
+ * @peer: the peer, its socket locked
+ * @skb: the first of them (the caller starts at send_head)
+ * @last: set to the last of them
+ * @bytes: set to their chunks' bytes
+ * @held: set when @peer is corked and the run takes the write queue to
+ *	  its end without filling the packet: it waits for more, unless a
+ *	  sync message is in it (its sender sleeps until it is acknowledged)
+ *
+ * The one-packet messages from @skb on that fit one bundle: not DSM,
+ * their chunks within mss, at most WIND_BUNDLE_MAX of them and what the
+ * peer's window and the congestion window allow.
+ *
+ * Return: how many, 0 if @skb is not such a message.
+ */
+unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
+			struct sk_buff **last, unsigned int *bytes, bool *held)
+{
+	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
+	unsigned int n = 0, len = 0, max;
+	bool sync = false;
+
+	max = min3((u32)WIND_BUNDLE_MAX, peer->snd_wnd_end - peer->snd_nxt,
+		   peer->cwnd - in_flight);
+	for (;;) {
+		const struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+
+		if (cb->nfrags != 1 || (cb->flags & WIND_F_DSM) || n == max ||
+		    len + WIND_CHUNK_LEN(skb->len) > peer->mss)
+			break;
+		len += WIND_CHUNK_LEN(skb->len);
+		n++;
+		*last = skb;
+		sync |= cb->flags & WIND_F_SYNC;
+		if (skb_queue_is_last(&peer->wq, skb)) {
+			*held = !sync && corked(peer);
+			break;
+		}
+		skb = skb->next;
+	}
+	*bytes = len;
+	return n;
+}
+
+/**
+ * xmit_bundle() - transmit queued one-packet messages as one bundle
+ * @peer: the peer, its socket locked
+ * @first: the first of the messages, on the write queue
+ * @n: how many (bundle_run())
+ * @bytes: their chunks' bytes (bundle_run())
+ * @flags: extra WIND_F_* flags: WIND_F_ACKREQ only is taken
+ *
+ * One bundle packet of chunks (wind.h, struct wind_chunkhdr): copies, as
+ * the write queue keeps each message for retransmission, which sends it
+ * alone.  The messages are marked as sent as if one by one.
+ *
+ * Return: 0 or a negative errno (nothing sent).
+ */
+int xmit_bundle(struct wind_peer *peer, struct sk_buff *first, unsigned int n,
+		unsigned int bytes, u8 flags)
+{
+	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	struct sk_buff *bskb, *skb = first;
+	struct wind_skb_cb bcb;
+	unsigned int i;
+
+	if (!route_ok(peer))
+		return -EHOSTUNREACH;
+	bskb = alloc_skb(WIND_HEADROOM + bytes, GFP_ATOMIC);
+	if (!bskb)
+		return -ENOBUFS;
+	skb_reserve(bskb, WIND_HEADROOM);
+	for (i = 0; i < n; i++, skb = skb->next) {
+		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
+		unsigned int clen = WIND_CHUNK_LEN(skb->len);
+		struct wind_chunkhdr *ch = skb_put_zero(bskb, clen);
+
+		ch->flags = cb->flags & WIND_F_CHUNK;
+		ch->len = htons(skb->len);
+		if (skb_copy_bits(skb, 0, ch + 1, skb->len)) {
+			kfree_skb(bskb);
+			return -EFAULT;
+		}
+		cb->tx_us = now;
+	}
+	memset(&bcb, 0, sizeof(bcb));
+	bcb.seq = WIND_SKB_CB(first)->seq;
+	bcb.nfrags = n;
+	bcb.msg_len = bytes;
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLES);
+	WIND_ADD_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLED, n);
+	send_data(peer, bskb, &bcb, WIND_F_BUNDLE | (flags & WIND_F_ACKREQ), 1);
+	return 0;
+}
+
+/* A copy of @skb's headroom and Wind headers, with @len bytes from
+ * @data as its payload at skb->data: a bundled message that looks to
+ * recvmsg(), the socket filter and the LSMs as if it came alone.  Each
+ * costs the receive buffer its own small size, not the bundle's.
+ */
+static struct sk_buff *bundle_member(struct sk_buff *skb,
+				     const void *data, unsigned int len)
+{
+	unsigned int headroom = skb_headroom(skb);
+	struct sk_buff *pkt;
+
+	pkt = alloc_skb(headroom + WIND_DATA_HLEN + len, GFP_ATOMIC);
+	if (!pkt)
+		return NULL;
+	skb_reserve(pkt, headroom);
+	memcpy(pkt->head, skb->head, headroom);
+	skb_put_data(pkt, skb->data, WIND_DATA_HLEN);
+	skb_put_data(pkt, data, len);
+	/* the same header offsets from head as @skb's: the same headroom */
+	skb_copy_header(pkt, skb);
+	/* the route may be the receive path's, not refcounted */
+	skb_dst_drop(pkt);
+	__skb_pull(pkt, WIND_DATA_HLEN);
+	return pkt;
+}
+
+/**
+ * wind_bundle_rcv() - a bundle of messages from a peer
+ * @peer: the peer, its socket locked
+ * @skb: the packet, validated by wind_wire_check_bundle() and linear;
+ *	 consumed
+ *
+ * Each chunk becomes a one-packet message of its own, seq + i, with the
+ * chunk's flags, and goes the way any data packet goes (refusal,
+ * ordering, duplicates); the bundle's WIND_F_ACKREQ counts for its last.
+ * One ACK decision covers them all.
+ */
+void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
+{
+	const struct windhdr *wh = wind_hdr(skb);
+	const struct wind_datahdr *dh = (const void *)(wh + 1);
+	struct net *net = sock_net(peer->sk);
+	unsigned int i, n = ntohs(dh->nfrags), off = WIND_DATA_HLEN;
+	struct in6_addr saddr, daddr;
+	u32 seq = ntohl(wh->seq);
+	unsigned int now = 0;
+
+	data_mark_napi(peer->sk, skb);
+	wind_skb_addrs(skb, &saddr, &daddr);
+	WIND_INC_STATS(net, WIND_MIB_IN_BUNDLES);
+	WIND_ADD_STATS(net, WIND_MIB_IN_BUNDLED, n);
+	for (i = 0; i < n; i++) {
+		const struct wind_chunkhdr *ch = (const void *)(skb->data + off);
+		unsigned int len = ntohs(ch->len);
+		struct wind_skb_cb *cb;
+		struct sk_buff *pkt;
+
+		pkt = bundle_member(skb, ch + 1, len);
+		off += WIND_CHUNK_LEN(len);
+		if (!pkt) {
+			peer->drops++;
+			atomic_inc(&peer->sk->sk_drops);
+			now |= WIND_RX_ACK_NOW;
+			continue;
+		}
+		cb = WIND_SKB_CB(pkt);
+		memset(cb, 0, sizeof(*cb));
+		cb->seq = seq + i;
+		cb->nfrags = 1;
+		cb->msg_len = len;
+		cb->flags = ch->flags;
+		if (i == n - 1)
+			cb->flags |= wh->flags & WIND_F_ACKREQ;
+		cb->saddr = saddr;
+		cb->sport = wh->source;
+		now |= data_rcv_one(peer, pkt);
+	}
+	consume_skb(skb);
+	data_ack(peer, now);
+}
