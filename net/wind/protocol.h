@@ -635,10 +635,12 @@ int wind_msg_prepare(struct wind_peer *peer, struct sk_buff_head *q,
 void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
 		    u32 total, unsigned int mss, u8 flags, u32 msgid,
 		    bool kernel);
-void wind_push(struct wind_peer *peer);
-void wind_uncork(struct sock *sk, bool clear);
 void wind_write_space(struct sock *sk);
 struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size, gfp_t gfp);
+
+/* push.c: when to send */
+void wind_push(struct wind_peer *peer);
+void wind_uncork(struct sock *sk, bool clear);
 
 /* tx.c: headers, checksums, IP */
 int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags);
