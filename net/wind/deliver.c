@@ -53,7 +53,7 @@ static void rq_unlink(struct wind_peer *peer, struct sk_buff *skb)
  * its first one's frag_list; return the new tail.  A run taken whole
  * (gso_rcv_whole(), never cloned) has its own packets in its frag_list:
  * they are chained after it, flat, and a run without payload of its
- * own (output.c's layout) gives way to them.
+ * own (sendmsg.c's layout) gives way to them.
  */
 static struct sk_buff **chain_frags(struct sk_buff **tail, struct sk_buff *skb)
 {
@@ -733,7 +733,7 @@ static unsigned int gso_member_rcv(struct wind_peer *peer,
 	return data_rcv_one(peer, pkt);
 }
 
-/* A paged GSO skb (output.c's fill_paged(), checked by input.c: the
+/* A paged GSO skb (sendmsg.c's fill_paged(), checked by input.c: the
  * headers linear, the payloads end to end in its page fragments) not
  * taken whole: each packet becomes an skb of its own that references its
  * bytes, with the header fields the segmentation would have given it

@@ -388,7 +388,7 @@ struct wind_sock {
 					 */
 	u32 rx_epoch;			/* peers sending us data, counted
 					 * per epoch of WIND_RX_EPOCH
-					 * (output.c); socket lock
+					 * (rwnd.c); socket lock
 					 */
 	unsigned long rx_epoch_start;	/* jiffies */
 	u32 rx_senders;			/* verified peers that sent data in
@@ -436,7 +436,7 @@ struct wind_sock {
 					 * (socket.c)
 					 */
 	u32 sndbuf_waiters;		/* writers waiting for send buffer
-					 * room (output.c); socket lock
+					 * room (sendmsg.c); socket lock
 					 */
 	struct timer_list gc_timer;	/* frees idle peers */
 	struct rhashtable peer_ht;	/* wind_peer by address and port;
@@ -448,10 +448,10 @@ struct wind_sock {
 	struct xarray regions;		/* id -> wind_region_k, socket lock */
 	struct page_frag dfrag;		/* the payloads of messages of more
 					 * than one packet, laid end to end
-					 * (output.c); socket lock
+					 * (sendmsg.c); socket lock
 					 */
 	struct page *pages[WIND_PAGE_CACHE];	/* sk_frag's and dfrag's, to
-						 * use again (output.c);
+						 * use again (sendmsg.c);
 						 * socket lock
 						 */
 };
@@ -623,7 +623,7 @@ static inline void wind_peer_hold(struct wind_peer *peer)
 	refcount_inc(&peer->refcnt);
 }
 
-/* output.c */
+/* sendmsg.c: the syscall and the send buffer */
 int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 void wind_pages_release(struct sock *sk);
 int wind_dest(struct sock *sk, const void *uaddr, int len,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The write queue's runs.  A message of more than one packet is queued
- * as few skbs as its page fragments allow (output.c, fill_paged()), each
+ * as few skbs as its page fragments allow (sendmsg.c, fill_paged()), each
  * a run of packets from cb->seq on (cb->npkts of them) whose payloads lie
  * end to end in its fragments, every packet cb->pkt_size bytes but the
  * message's last.  A run is the unit of the sender's work: allocated

@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The send path: sendmsg() splits a message into packets of the path MTU
- * and queues them on the peer's write queue in one piece; wind_push()
- * transmits what the peer's window allows (tx.c builds and sends the
- * packets).
+ * sendmsg(): a message is split into packets of the path MTU and queued
+ * on the peer's write queue in one piece, then pushed (push.c).  Here
+ * too is what the queued packets take: their memory, in the socket's
+ * pages, kept and used again, and the send buffer a writer waits for.
  */
-#include <linux/jiffies.h>
-#include <linux/ktime.h>
 #include <linux/uio.h>
-#include <net/checksum.h>
-#include <net/ip.h>
-#include <net/ip6_checksum.h>
-#include <net/ip6_route.h>
 #include <net/ipv6.h>
-#include <net/route.h>
 #include <net/sock.h>
-#include <net/udp.h>
 
-#include "compat.h"
 #include "protocol.h"
-#include "trace.h"
 
 /* The buffer of a write-queue packet of @size bytes of payload, its
  * headroom and shared info included
