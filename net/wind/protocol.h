@@ -672,6 +672,16 @@ int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 		   const struct sk_buff *skb, int off, u32 len, u32 *written);
 #endif
 
+/* tags.c: which peer state a packet may act on */
+struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
+			   struct wind_peer *peer);
+bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
+		    struct wind_peer *peer);
+void reset_rcv(struct sock *sk, struct wind_peer *peer,
+	       const struct windhdr *wh);
+void challenge_rcv(struct sock *sk, struct wind_peer *peer,
+		   const struct windhdr *wh);
+
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);

@@ -36,7 +36,7 @@ static int wind_init_sock(struct sock *sk)
 	ratelimit_state_init(&ws->reset_rs, HZ, WIND_RESET_RATE);
 	/* RESETs held back are not logged: it is never exited */
 	ratelimit_set_flags(&ws->reset_rs, RATELIMIT_MSG_ON_RELEASE);
-	/* stateless CHALLENGEs (input.c) as RESETs */
+	/* stateless CHALLENGEs (tags.c) as RESETs */
 	ratelimit_state_init(&ws->challenge_rs, HZ, WIND_RESET_RATE);
 	ratelimit_set_flags(&ws->challenge_rs, RATELIMIT_MSG_ON_RELEASE);
 	spin_lock_init(&ws->mem_lock);
