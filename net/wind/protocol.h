@@ -662,15 +662,19 @@ u32 wind_ack_seq(const struct wind_peer *peer);
 
 /* input.c */
 int wind_rcv(struct sk_buff *skb);
-int wind_err(struct sk_buff *skb, u32 info);
 int wind6_rcv(struct sk_buff *skb);
-int wind6_err(struct sk_buff *skb, struct inet6_skb_parm *opt, u8 type,
-	      u8 code, int offset, __be32 info);
 int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+u32 backlog_limit(const struct sock *sk);
 #if IS_ENABLED(CONFIG_KUNIT)
 int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 		   const struct sk_buff *skb, int off, u32 len, u32 *written);
 #endif
+
+/* icmp.c: errors about packets we sent */
+int wind_err(struct sk_buff *skb, u32 info);
+int wind6_err(struct sk_buff *skb, struct inet6_skb_parm *opt, u8 type,
+	      u8 code, int offset, __be32 info);
+void icmp_error_rcv(struct sock *sk, struct sk_buff *skb);
 
 /* tags.c: which peer state a packet may act on */
 struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
