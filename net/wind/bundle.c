@@ -24,7 +24,7 @@ static bool corked(const struct wind_peer *peer)
 }
 
 /**
- * bundle_run() - the queued messages that may leave as one bundle
+ * wind_bundle_run() - the queued messages that may leave as one bundle
  * @peer: the peer, its socket locked
  * @skb: the first of them (the caller starts at send_head)
  * @last: set to the last of them
@@ -39,8 +39,9 @@ static bool corked(const struct wind_peer *peer)
  *
  * Return: how many, 0 if @skb is not such a message.
  */
-unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
-			struct sk_buff **last, unsigned int *bytes, bool *held)
+unsigned int wind_bundle_run(const struct wind_peer *peer,
+			     struct sk_buff *skb, struct sk_buff **last,
+			     unsigned int *bytes, bool *held)
 {
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
 	unsigned int n = 0, len = 0, max;
@@ -69,11 +70,11 @@ unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
 }
 
 /**
- * xmit_bundle() - transmit queued one-packet messages as one bundle
+ * wind_xmit_bundle() - transmit queued one-packet messages as one bundle
  * @peer: the peer, its socket locked
  * @first: the first of the messages, on the write queue
- * @n: how many (bundle_run())
- * @bytes: their chunks' bytes (bundle_run())
+ * @n: how many (wind_bundle_run())
+ * @bytes: their chunks' bytes (wind_bundle_run())
  * @flags: extra WIND_F_* flags: WIND_F_ACKREQ only is taken
  *
  * One bundle packet of chunks (wind.h, struct wind_chunkhdr): copies, as
@@ -82,15 +83,15 @@ unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
  *
  * Return: 0 or a negative errno (nothing sent).
  */
-int xmit_bundle(struct wind_peer *peer, struct sk_buff *first, unsigned int n,
-		unsigned int bytes, u8 flags)
+int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
+		     unsigned int n, unsigned int bytes, u8 flags)
 {
 	u64 now = div_u64(ktime_get_ns(), NSEC_PER_USEC);
 	struct sk_buff *bskb, *skb = first;
 	struct wind_skb_cb bcb;
 	unsigned int i;
 
-	if (!route_ok(peer))
+	if (!wind_route_ok(peer))
 		return -EHOSTUNREACH;
 	bskb = alloc_skb(WIND_HEADROOM + bytes, GFP_ATOMIC);
 	if (!bskb)
@@ -115,7 +116,8 @@ int xmit_bundle(struct wind_peer *peer, struct sk_buff *first, unsigned int n,
 	bcb.msg_len = bytes;
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLES);
 	WIND_ADD_STATS(sock_net(peer->sk), WIND_MIB_OUT_BUNDLED, n);
-	send_data(peer, bskb, &bcb, WIND_F_BUNDLE | (flags & WIND_F_ACKREQ), 1);
+	wind_send_data(peer, bskb, &bcb,
+		       WIND_F_BUNDLE | (flags & WIND_F_ACKREQ), 1);
 	return 0;
 }
 
@@ -166,7 +168,7 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	u32 seq = ntohl(wh->seq);
 	unsigned int now = 0;
 
-	data_mark_napi(peer->sk, skb);
+	wind_data_mark_napi(peer->sk, skb);
 	wind_skb_addrs(skb, &saddr, &daddr);
 	WIND_INC_STATS(net, WIND_MIB_IN_BUNDLES);
 	WIND_ADD_STATS(net, WIND_MIB_IN_BUNDLED, n);
@@ -194,8 +196,8 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 			cb->flags |= wh->flags & WIND_F_ACKREQ;
 		cb->saddr = saddr;
 		cb->sport = wh->source;
-		now |= data_rcv_one(peer, pkt);
+		now |= wind_data_rcv_one(peer, pkt);
 	}
 	consume_skb(skb);
-	data_ack(peer, now);
+	wind_data_ack(peer, now);
 }

@@ -449,14 +449,14 @@ static void rq_insert(struct wind_peer *peer, struct sk_buff *skb,
 }
 
 /**
- * data_rcv_one() - one data packet from a peer
+ * wind_data_rcv_one() - one data packet from a peer
  * @peer: the peer, its socket locked
  * @skb: the packet, its fields in its control block and its payload at
  *	 skb->data; consumed
  *
- * Return: the WIND_RX_ACK_* it asks for, for data_ack().
+ * Return: the WIND_RX_ACK_* it asks for, for wind_data_ack().
  */
-unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
+unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 {
 	struct sock *sk = peer->sk;
 	struct net *net = sock_net(sk);
@@ -568,11 +568,11 @@ static bool dupack_limited(struct wind_peer *peer)
 }
 
 /**
- * data_ack() - an ACK now, or the delayed one, after data packets
+ * wind_data_ack() - an ACK now, or the delayed one, after data packets
  * @peer: the peer, its socket locked
  * @how: the WIND_RX_ACK_* of one or more data packets, or'ed
  */
-void data_ack(struct wind_peer *peer, unsigned int how)
+void wind_data_ack(struct wind_peer *peer, unsigned int how)
 {
 	if ((how & WIND_RX_ACK_NOW) || peer->ack_pending >= WIND_ACK_EVERY ||
 	    ((how & WIND_RX_ACK_DUP) && !dupack_limited(peer)))
@@ -582,7 +582,7 @@ void data_ack(struct wind_peer *peer, unsigned int how)
 }
 
 /**
- * data_mark_napi() - note the NAPI instance a socket's data arrives on
+ * wind_data_mark_napi() - note the NAPI instance a socket's data arrives on
  * @sk: the socket, locked
  * @skb: a data packet for it
  *
@@ -593,7 +593,7 @@ void data_ack(struct wind_peer *peer, unsigned int how)
  * NAPI, any other keeps the first one it saw.  Without
  * CONFIG_NET_RX_BUSY_POLL both helpers do nothing.
  */
-void data_mark_napi(struct sock *sk, const struct sk_buff *skb)
+void wind_data_mark_napi(struct sock *sk, const struct sk_buff *skb)
 {
 	if (sk->sk_state == TCP_ESTABLISHED)
 		sk_mark_napi_id(sk, skb);
@@ -627,16 +627,16 @@ static void data_cb_fill(struct sk_buff *skb)
  */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
-	data_mark_napi(peer->sk, skb);
+	wind_data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	skb_pull(skb, WIND_DATA_HLEN);
-	data_ack(peer, data_rcv_one(peer, skb));
+	wind_data_ack(peer, wind_data_rcv_one(peer, skb));
 }
 
 /* Take @skb, a GSO skb of our own of @n packets (checked by input.c),
  * its members ours alone too, whole: one entry of rq standing for its
  * packets, one charge to the socket's memory, one pass through the
- * receive table.  Only where data_rcv_one() would take each of its
+ * receive table.  Only where wind_data_rcv_one() would take each of its
  * packets the plain way: the first is the next one expected, none
  * arrived before, all are of one message and fit the window and the
  * receive buffer as they are.  Anything else (a hole, a duplicate, a
@@ -730,7 +730,7 @@ static unsigned int gso_member_rcv(struct wind_peer *peer,
 	cb->frag += i;
 	if (!last)
 		cb->flags &= ~WIND_F_ACKREQ;
-	return data_rcv_one(peer, pkt);
+	return wind_data_rcv_one(peer, pkt);
 }
 
 /* A paged GSO skb (sendmsg.c's fill_paged(), checked by input.c: the
@@ -756,7 +756,7 @@ static void gso_rcv_paged(struct wind_peer *peer, struct sk_buff *skb,
 				      skb->tstamp);
 	}
 	consume_skb(skb);
-	data_ack(peer, now);
+	wind_data_ack(peer, now);
 }
 
 /**
@@ -790,14 +790,14 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	unsigned int now = 0;
 	bool head;
 
-	data_mark_napi(peer->sk, skb);
+	wind_data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	first = *WIND_SKB_CB(skb);
 	WIND_INC_STATS(net, WIND_MIB_IN_GSO_PACKETS);
 	/* wind_rcv() counted the skb as one packet; gso_segs is checked */
 	WIND_ADD_STATS(net, WIND_MIB_IN_PACKETS, skb_shinfo(skb)->gso_segs - 1);
 	if (own && gso_rcv_whole(peer, skb, skb_shinfo(skb)->gso_segs, &now)) {
-		data_ack(peer, now);
+		wind_data_ack(peer, now);
 		return;
 	}
 	if (!skb_has_frag_list(skb)) {
@@ -842,7 +842,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 				pkt->truesize -= mtrue;
 			__skb_pull(pkt, WIND_DATA_HLEN);
 			WIND_SKB_CB(pkt)->flags &= ~WIND_F_ACKREQ;
-			now |= data_rcv_one(peer, pkt);
+			now |= wind_data_rcv_one(peer, pkt);
 		} else {
 			peer->drops++;
 			atomic_inc(&peer->sk->sk_drops);
@@ -864,7 +864,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	}
 	if (!head || !own)
 		consume_skb(skb);
-	data_ack(peer, now);
+	wind_data_ack(peer, now);
 }
 
 /**

@@ -88,14 +88,14 @@ static bool icmp_quote_ok(struct sk_buff *skb, const struct wind_peer *peer)
 }
 
 /**
- * icmp_error_rcv() - act on an ICMP error with the socket locked
+ * wind_icmp_error_rcv() - act on an ICMP error with the socket locked
  * @sk: the socket that sent the quoted packet, locked
  * @skb: the ICMP or ICMPv6 payload, skb->data at the quoted IP header
  *
  * From wind_err(), or from the backlog when process context owned the
  * socket then.
  */
-void icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
+void wind_icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	const struct windhdr *wh = quoted_hdr(skb, 2 * sizeof(__be16));
 	struct in6_addr saddr, daddr;
@@ -175,13 +175,13 @@ static int wind_icmp_err(struct sk_buff *skb, u32 mtu)
 
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
-		icmp_error_rcv(sk, skb);
+		wind_icmp_error_rcv(sk, skb);
 	} else {
 		/* the backlog tells it from a Wind packet by the
 		 * protocol after its outer IP header (wind_skb_proto())
 		 */
 		clone = skb_clone(skb, GFP_ATOMIC);
-		if (clone && sk_add_backlog(sk, clone, backlog_limit(sk)))
+		if (clone && sk_add_backlog(sk, clone, wind_backlog_limit(sk)))
 			kfree_skb(clone);
 	}
 	bh_unlock_sock(sk);

@@ -161,7 +161,7 @@ drop:
 }
 
 /**
- * backlog_limit() - what a socket's backlog may take
+ * wind_backlog_limit() - what a socket's backlog may take
  * @sk: the socket
  *
  * How much the socket's backlog and receive queue may hold together
@@ -173,7 +173,7 @@ drop:
  *
  * Return: the limit for sk_add_backlog(), in bytes.
  */
-u32 backlog_limit(const struct sock *sk)
+u32 wind_backlog_limit(const struct sock *sk)
 {
 	return min_t(u64, ((u64)READ_ONCE(sk->sk_rcvbuf) << 1) +
 			  (READ_ONCE(sk->sk_sndbuf) >> 1) + SZ_64K, UINT_MAX);
@@ -262,7 +262,7 @@ int wind_rcv(struct sk_buff *skb)
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
 		wind_backlog_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, backlog_limit(sk))) {
+	} else if (sk_add_backlog(sk, skb, wind_backlog_limit(sk))) {
 		unsigned int n = skb_is_gso(skb) ?
 				 skb_shinfo(skb)->gso_segs : 1;
 
@@ -326,24 +326,24 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	if (unlikely(wind_skb_proto(skb) ==
 		     (wind_skb_v6(skb) ? IPPROTO_ICMPV6 : IPPROTO_ICMP))) {
 		/* an ICMP error that waited for process context */
-		icmp_error_rcv(sk, skb);
+		wind_icmp_error_rcv(sk, skb);
 		goto drop;
 	}
 	type = wh->version_type & 0xf;
 	wind_skb_addrs(skb, &saddr, &daddr);
 	peer = wind_peer_lookup(sk, &saddr, wh->source);
 	if (type == WIND_PKT_RESET) {
-		reset_rcv(sk, peer, wh);
+		wind_reset_rcv(sk, peer, wh);
 		goto drop;
 	}
 	if (type == WIND_PKT_CHALLENGE) {
-		challenge_rcv(sk, peer, wh);
+		wind_challenge_rcv(sk, peer, wh);
 		goto drop;
 	}
-	if (!peer && dsm_unverified(sk, skb, NULL))
+	if (!peer && wind_dsm_unverified(sk, skb, NULL))
 		goto drop;
-	peer = tags_rcv(sk, skb, peer);
-	if (!peer || dsm_unverified(sk, skb, peer))
+	peer = wind_tags_rcv(sk, skb, peer);
+	if (!peer || wind_dsm_unverified(sk, skb, peer))
 		goto drop;
 	if (unlikely(!peer->tag_ok))
 		wind_ack_budget_add(peer, skb);

@@ -648,9 +648,9 @@ void wind_send_ack(struct wind_peer *peer);
 void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb);
 void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 		   u32 local_tag, u32 oldest);
-bool route_ok(struct wind_peer *peer);
-void send_data(struct wind_peer *peer, struct sk_buff *skb,
-	       const struct wind_skb_cb *cb, u8 flags, unsigned int npkts);
+bool wind_route_ok(struct wind_peer *peer);
+void wind_send_data(struct wind_peer *peer, struct sk_buff *skb,
+		    const struct wind_skb_cb *cb, u8 flags, unsigned int npkts);
 
 /* rwnd.c: the window we offer */
 u16 wind_rcv_window(struct wind_peer *peer);
@@ -664,7 +664,7 @@ u32 wind_ack_seq(const struct wind_peer *peer);
 int wind_rcv(struct sk_buff *skb);
 int wind6_rcv(struct sk_buff *skb);
 int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb);
-u32 backlog_limit(const struct sock *sk);
+u32 wind_backlog_limit(const struct sock *sk);
 #if IS_ENABLED(CONFIG_KUNIT)
 int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 		   const struct sk_buff *skb, int off, u32 len, u32 *written);
@@ -674,17 +674,17 @@ int wind_diff_walk(struct wind_region_k *r, u64 base, u64 rlen,
 int wind_err(struct sk_buff *skb, u32 info);
 int wind6_err(struct sk_buff *skb, struct inet6_skb_parm *opt, u8 type,
 	      u8 code, int offset, __be32 info);
-void icmp_error_rcv(struct sock *sk, struct sk_buff *skb);
+void wind_icmp_error_rcv(struct sock *sk, struct sk_buff *skb);
 
 /* tags.c: which peer state a packet may act on */
-struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
-			   struct wind_peer *peer);
-bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
-		    struct wind_peer *peer);
-void reset_rcv(struct sock *sk, struct wind_peer *peer,
-	       const struct windhdr *wh);
-void challenge_rcv(struct sock *sk, struct wind_peer *peer,
-		   const struct windhdr *wh);
+struct wind_peer *wind_tags_rcv(struct sock *sk, struct sk_buff *skb,
+				struct wind_peer *peer);
+bool wind_dsm_unverified(struct sock *sk, struct sk_buff *skb,
+			 struct wind_peer *peer);
+void wind_reset_rcv(struct sock *sk, struct wind_peer *peer,
+		    const struct windhdr *wh);
+void wind_challenge_rcv(struct sock *sk, struct wind_peer *peer,
+			const struct windhdr *wh);
 
 /* deliver.c */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
@@ -692,7 +692,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_rq_prune(struct wind_peer *peer);
 void wind_purge_rx(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);
-/* What a data packet asks of the ACK decision (data_ack()), or'ed over
+/* What a data packet asks of the ACK decision (wind_data_ack()), or'ed over
  * the packets of a GSO skb or a bundle: 0, merely the pending ACK
  */
 #define WIND_RX_ACK_NOW	1	/* an ACK at once */
@@ -700,15 +700,16 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest);
 				 * out-of-window packet may draw
 				 * (dupack_limited())
 				 */
-unsigned int data_rcv_one(struct wind_peer *peer, struct sk_buff *skb);
-void data_ack(struct wind_peer *peer, unsigned int how);
-void data_mark_napi(struct sock *sk, const struct sk_buff *skb);
+unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb);
+void wind_data_ack(struct wind_peer *peer, unsigned int how);
+void wind_data_mark_napi(struct sock *sk, const struct sk_buff *skb);
 
 /* bundle.c: messages that share a packet */
-unsigned int bundle_run(const struct wind_peer *peer, struct sk_buff *skb,
-			struct sk_buff **last, unsigned int *bytes, bool *held);
-int xmit_bundle(struct wind_peer *peer, struct sk_buff *first, unsigned int n,
-		unsigned int bytes, u8 flags);
+unsigned int wind_bundle_run(const struct wind_peer *peer,
+			     struct sk_buff *skb, struct sk_buff **last,
+			     unsigned int *bytes, bool *held);
+int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
+		     unsigned int n, unsigned int bytes, u8 flags);
 void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb);
 
 /* timer.c */

@@ -39,7 +39,7 @@ static void push(struct wind_peer *peer, bool flush)
 
 		last = skb;
 		/* small messages queued behind each other go as one */
-		n = bundle_run(peer, skb, &last, &bytes, &held);
+		n = wind_bundle_run(peer, skb, &last, &bytes, &held);
 		if (held && !flush)
 			break;
 		held = false;
@@ -60,7 +60,7 @@ static void push(struct wind_peer *peer, bool flush)
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
-		if (bundle && !xmit_bundle(peer, skb, n, bytes, flags))
+		if (bundle && !wind_xmit_bundle(peer, skb, n, bytes, flags))
 			continue;
 		/* one by one (no memory for the bundle: still no loss) */
 		for (; skb != last; skb = skb->next)

@@ -72,7 +72,7 @@ static void no_state(struct sock *sk, struct sk_buff *skb, u32 local_tag)
 }
 
 /**
- * dsm_unverified() - drop a DSM packet from a peer not proven yet
+ * wind_dsm_unverified() - drop a DSM packet from a peer not proven yet
  * @sk: our socket, locked
  * @skb: the packet, its Wind header validated
  * @peer: the peer state of its source, or NULL: none yet
@@ -80,14 +80,14 @@ static void no_state(struct sock *sk, struct sk_buff *skb, u32 local_tag)
  * A DSM packet (a region and a key to try) from a peer that has not
  * proven its address: no key is tried for it.  Dropped before
  * reassembly, unacknowledged, and answered with a CHALLENGE; a real
- * sender answers it and sends again at once (challenge_rcv()).  With no
+ * sender answers it and sends again at once (wind_challenge_rcv()).  With no
  * peer state yet the CHALLENGE is stateless and none is made, as for
  * the first contacts past unverified_max (and rate-limited as theirs).
  *
  * Return: true when it was dropped: the caller frees it.
  */
-bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
-		    struct wind_peer *peer)
+bool wind_dsm_unverified(struct sock *sk, struct sk_buff *skb,
+			 struct wind_peer *peer)
 {
 	const struct windhdr *wh = wind_hdr(skb);
 	struct in6_addr saddr, daddr;
@@ -103,7 +103,7 @@ bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
 		challenge(sk, skb, peer);
 		return true;
 	}
-	/* our tag: a verified first contact; any other: tags_rcv()
+	/* our tag: a verified first contact; any other: wind_tags_rcv()
 	 * counts, RESETs and drops it
 	 */
 	if (wh->dst_tag)
@@ -117,7 +117,7 @@ bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
 }
 
 /**
- * tags_rcv() - the peer state a DATA or ACK packet may act on
+ * wind_tags_rcv() - the peer state a DATA or ACK packet may act on
  * @sk: our socket, locked
  * @skb: the packet, its Wind header validated
  * @peer: the peer state of its source, or NULL: none yet (a first
@@ -129,8 +129,8 @@ bool dsm_unverified(struct sock *sk, struct sk_buff *skb,
  * Return: the peer, or NULL when the packet was answered (RESET,
  * CHALLENGE) or counted, and is to be dropped.
  */
-struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
-			   struct wind_peer *peer)
+struct wind_peer *wind_tags_rcv(struct sock *sk, struct sk_buff *skb,
+				struct wind_peer *peer)
 {
 	const struct windhdr *wh = wind_hdr(skb);
 	struct wind_sock *ws = wind_sk(sk);
@@ -210,7 +210,7 @@ struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
 }
 
 /**
- * reset_rcv() - a RESET: the peer says the tag we named is not its own
+ * wind_reset_rcv() - a RESET: the peer says the tag we named is not its own
  * @sk: our socket, locked
  * @peer: the peer state of its source, or NULL
  * @wh: the RESET's Wind header, validated
@@ -222,8 +222,8 @@ struct wind_peer *tags_rcv(struct sock *sk, struct sk_buff *skb,
  * messages: its tag replaces the one we held, whose stream is dropped,
  * and what we queued to it goes again, now naming its real tag.
  */
-void reset_rcv(struct sock *sk, struct wind_peer *peer,
-	       const struct windhdr *wh)
+void wind_reset_rcv(struct sock *sk, struct wind_peer *peer,
+		    const struct windhdr *wh)
 {
 	if (!peer || !tag_verified(wh, peer->local_tag) ||
 	    peer->remote_tag == ntohl(wh->src_tag)) {
@@ -249,7 +249,7 @@ void reset_rcv(struct sock *sk, struct wind_peer *peer,
 }
 
 /**
- * challenge_rcv() - a CHALLENGE: the peer does not know the tag we claimed
+ * wind_challenge_rcv() - a CHALLENGE: the peer does not know the tag we claimed
  * @sk: our socket, locked
  * @peer: the peer state of its source, or NULL
  * @wh: the CHALLENGE's Wind header, validated
@@ -258,8 +258,8 @@ void reset_rcv(struct sock *sk, struct wind_peer *peer,
  * peer's tag is now known and verified, and what waits for it goes at
  * once instead of at the next timeout.
  */
-void challenge_rcv(struct sock *sk, struct wind_peer *peer,
-		   const struct windhdr *wh)
+void wind_challenge_rcv(struct sock *sk, struct wind_peer *peer,
+			const struct windhdr *wh)
 {
 	if (!peer || !tag_verified(wh, peer->local_tag)) {
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);

@@ -175,13 +175,13 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
 }
 
 /**
- * route_ok() - whether a peer has a route to send on
+ * wind_route_ok() - whether a peer has a route to send on
  * @peer: the peer, its socket locked
  *
  * Return: true if peer->dst is valid, the route kept or, where that one
  * went stale, found again (wind_peer_route()).
  */
-bool route_ok(struct wind_peer *peer)
+bool wind_route_ok(struct wind_peer *peer)
 {
 	if (peer->dst && !peer->dst->obsolete)
 		return true;
@@ -194,8 +194,8 @@ bool route_ok(struct wind_peer *peer)
 }
 
 /**
- * send_data() - put the data headers in front of a packet and send it
- * @peer: the peer, its socket locked, its route checked (route_ok())
+ * wind_send_data() - put the data headers in front of a packet and send it
+ * @peer: the peer, its socket locked, its route checked (wind_route_ok())
  * @skb: the packet, its payload at skb->data; consumed
  * @cb: the fields of @skb's packet (or, for a GSO skb, of the first of
  *	its packets)
@@ -204,8 +204,8 @@ bool route_ok(struct wind_peer *peer)
  *
  * It carries our ack: no separate one is owed then.
  */
-void send_data(struct wind_peer *peer, struct sk_buff *skb,
-	       const struct wind_skb_cb *cb, u8 flags, unsigned int npkts)
+void wind_send_data(struct wind_peer *peer, struct sk_buff *skb,
+		    const struct wind_skb_cb *cb, u8 flags, unsigned int npkts)
 {
 	struct wind_datahdr *dh;
 	u32 ack = wind_ack_seq(peer);
@@ -298,7 +298,7 @@ static int xmit_part(struct wind_peer *peer, struct sk_buff *skb, u32 i,
 		pcb.flags &= ~WIND_F_ACKREQ;
 	else
 		pcb.flags |= flags;
-	send_data(peer, pskb, &pcb, pcb.flags, n);
+	wind_send_data(peer, pskb, &pcb, pcb.flags, n);
 	return 0;
 }
 
@@ -322,7 +322,7 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 	struct sk_buff *nskb;
 	int err = 0;
 
-	if (!route_ok(peer))
+	if (!wind_route_ok(peer))
 		return -EHOSTUNREACH;
 	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
 	if (pkt_paged(skb)) {
@@ -341,7 +341,7 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 				 skb_clone(skb, GFP_ATOMIC);
 	if (!nskb)
 		return -ENOBUFS;
-	send_data(peer, nskb, cb, cb->flags | flags, 1);
+	wind_send_data(peer, nskb, cb, cb->flags | flags, 1);
 	return 0;
 }
 
@@ -452,7 +452,7 @@ void wind_send_ack(struct wind_peer *peer)
 	unsigned int i, n = peer->nrefused;
 	u32 ack = peer->rcv_nxt;
 
-	if (!route_ok(peer))
+	if (!wind_route_ok(peer))
 		return;
 	if (unlikely(!peer->tag_ok) && !unproven_ack(peer, &n, &ack)) {
 		/* owed no more: its next packet brings what an answer takes */
