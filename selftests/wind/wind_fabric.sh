@@ -17,7 +17,10 @@
 # with the application's (fi_write through the target's progress); Debian's
 # fi_pingpong (a client nobody here wrote) runs over it, msg and tagged,
 # with its data checks, at several sizes; and Wind's counters show that
-# the traffic went over Wind.  Over IPv6 (FI_SOCKADDR_IN6, AF_INET6 Wind
+# the traffic went over Wind; fi_conform_test checks FI_INJECT as an op
+# flag, FI_DIRECTED_RECV and the AV, fi_mr_bind() of MRs without
+# FI_RMA_EVENT, a client started before its server, and the progress
+# thread (FI_PROGRESS_AUTO) against FI_PROGRESS_MANUAL.  Over IPv6 (FI_SOCKADDR_IN6, AF_INET6 Wind
 # sockets, on a second veth that has only IPv6 addresses): fi_rma_test
 # with the provider's keys, and fi_pingpong -6.  KTAP output.
 #
@@ -31,7 +34,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 . "$HERE/lib.sh"
-NTESTS=12
+NTESTS=17
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
@@ -42,6 +45,7 @@ ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTPROG=$PROVDIR/tests/fi_wind_test
 RMAPROG=$PROVDIR/tests/fi_rma_test
+CONFPROG=$PROVDIR/tests/fi_conform_test
 TMP=$(mktemp -d /tmp/wind_fabric.XXXXXX)
 export FI_PROVIDER_PATH=$PROVDIR
 
@@ -66,6 +70,7 @@ command -v fi_pingpong >/dev/null || skip_all "fi_pingpong missing (libfabric-bi
 [ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"
 [ -x "$TESTPROG" ] || skip_all "$TESTPROG not built (make)"
 [ -x "$RMAPROG" ] || skip_all "$RMAPROG not built (make)"
+[ -x "$CONFPROG" ] || skip_all "$CONFPROG not built (make)"
 modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 modprobe wind 2>/dev/null
 echo "1..$NTESTS"
@@ -98,8 +103,8 @@ grep -E '^ *(caps|type|max_msg_size|mem_tag_format|data_progress|threading|cq_da
 	grep -q 'type: FI_EP_RDM' "$TMP/info.log" &&
 	grep -q 'caps: \[ FI_MSG, FI_RMA, FI_TAGGED, FI_ATOMIC, FI_READ, FI_WRITE, FI_RECV, FI_SEND, FI_REMOTE_READ, FI_REMOTE_WRITE,.*FI_DIRECTED_RECV' "$TMP/info.log" &&
 	grep -q 'max_msg_size: 16777216' "$TMP/info.log" &&
-	grep -q 'data_progress: FI_PROGRESS_MANUAL' "$TMP/info.log"
-result $? "fi_info -p wind: FI_EP_RDM, FI_MSG|FI_RMA|FI_TAGGED|FI_ATOMIC|FI_DIRECTED_RECV, 16 MiB messages, manual progress"
+	grep -q 'data_progress: FI_PROGRESS_AUTO' "$TMP/info.log"
+result $? "fi_info -p wind: FI_EP_RDM, FI_MSG|FI_RMA|FI_TAGGED|FI_ATOMIC|FI_DIRECTED_RECV, 16 MiB messages, automatic progress"
 
 # 2: FI_RMA and FI_ATOMIC are claimed; hints it cannot meet give no provider
 ip netns exec "$A" fi_info -p wind -c 'FI_RMA|FI_ATOMIC' > "$TMP/rma.log" 2>&1
@@ -282,7 +287,26 @@ unset FI_WIND_SNDBUF FI_WIND_RCVBUF FI_WIND_CHUNK
 [ $rc = 0 ] && [ $rc0 != 0 ]
 result $? "fi_pingpong 4 MiB through 128 KiB socket buffers: in pieces (exit $rc); whole, it fails (FI_WIND_CHUNK=0: exit $rc0)"
 
-# 12: the kernel log stays clean (the harness checks it too); Wind's
+# 12-16: fi_conform_test, one process in namespace A, every endpoint on
+# 127.0.0.1 (FI_WIND_IFACE=lo): points of the API the provider once got
+# wrong, found by fabtests' RDM tests
+conform() {
+	local what=$1 desc=$2 rc t0=$SECONDS
+	ip netns exec "$A" env FI_WIND_IFACE=lo timeout 60 "$CONFPROG" "$what" \
+		> "$TMP/conf-$what.log" 2>&1
+	rc=$?
+	diag < "$TMP/conf-$what.log"
+	echo "# fi_conform_test $what: $((SECONDS - t0)) s"
+	[ $rc = 0 ] && grep -q "fi_conform_test $what: OK" "$TMP/conf-$what.log"
+	result $? "$desc (exit $rc)"
+}
+conform inject "FI_INJECT in the op flags or fi_sendmsg() flags completes; fi_inject() does not"
+conform directed "FI_DIRECTED_RECV only when asked; src_addr ignored without it; an address inserted later; AV removal and reinsertion; clients that come and go"
+conform mrbind "fi_mr_bind() of counters to MRs registered with flags 0 (FI_REMOTE_WRITE, and 0), counting exactly"
+conform startup "a client sending before its server's endpoint exists on 127.0.0.1: every message arrives, in order, no error"
+conform auto "FI_PROGRESS_AUTO: reads, atomics and writes served by a target that never calls libfabric; FI_PROGRESS_MANUAL honoured"
+
+# 17: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
 errs=$(stat_of "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]

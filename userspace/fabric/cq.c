@@ -6,8 +6,10 @@
  * and kept here until read; both queues grow on demand (the number of
  * completions is bounded by the operations the application posted).
  * Reading a CQ or a counter drives the progress of every endpoint bound
- * to it (FI_PROGRESS_MANUAL); fi_cq_sread() and fi_cntr_wait() poll()
- * those endpoints' sockets while they wait.
+ * to it (which the progress thread, thread.c, leaves to the reader then);
+ * fi_cq_sread() and fi_cntr_wait() poll() those endpoints' sockets while
+ * they wait, and the eventfd the progress thread signals when it
+ * completed something.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -268,12 +270,21 @@ static ssize_t cq_readerr(struct fid_cq *fcq, struct fi_cq_err_entry *buf,
 static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 		     int timeout)
 {
-	struct pollfd pfd[16];
+	struct pollfd pfd[17];
 	size_t i, n = 0;
 	bool dm = false, stashed = false;
+	int done_fd;
 
 	pthread_mutex_lock(&dom->lock);
-	for (i = 0; i < neps && n < 16; i++) {
+	/* what the progress thread completed wakes us too */
+	done_fd = dom->thread_running ? dom->done_fd : -1;
+	if (done_fd >= 0) {
+		pfd[n].fd = done_fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		n++;
+	}
+	for (i = 0; i < neps && n < 17; i++) {
 		/* an acknowledgment, which resolves an async Direct Map
 		 * write, makes nothing readable: look again in 1 ms */
 		if (eps[i]->ndm)
@@ -300,6 +311,13 @@ static void wait_eps(struct wfi_domain *dom, struct wfi_ep **eps, size_t neps,
 	/* POLLERR: a failure report on the error queue wakes us too */
 	poll(pfd, n, timeout < 0 || timeout > 100 ? (dm ? 1 : 100) :
 		     dm && timeout > 1 ? 1 : timeout);
+	if (done_fd >= 0 && (pfd[0].revents & POLLIN)) {
+		uint64_t v;
+
+		if (read(done_fd, &v, sizeof(v)) < 0) {
+			/* another waiter read it */
+		}
+	}
 }
 
 static long now_ms(void)

@@ -53,17 +53,28 @@ static int mr_close(struct fid *fid)
 	return 0;
 }
 
-/* fi_mr_bind: a counter of the remote operations on an FI_RMA_EVENT MR */
+/* fi_mr_bind: a counter of the remote operations on an MR, whatever
+ * flags the MR was registered with (fi_mr(3): counting needs the
+ * FI_RMA_EVENT capability, which the domain has; FI_RMA_EVENT in
+ * fi_mr_reg's flags is not asked for).  flags 0 counts what the MR's
+ * access lets peers do: remote writes and atomics with FI_REMOTE_WRITE,
+ * remote reads with FI_REMOTE_READ. */
 static int mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
 	struct wfi_mr *mr = wfi_container_of(fid, struct wfi_mr, mr.fid);
 	struct wfi_cntr *c;
 	int ret = 0;
 
-	if (bfid->fclass != FI_CLASS_CNTR || !(mr->flags & FI_RMA_EVENT))
+	if (bfid->fclass != FI_CLASS_CNTR)
 		return -FI_EINVAL;
-	if (!flags || (flags & ~(FI_REMOTE_READ | FI_REMOTE_WRITE)))
+	if (!mr->dom->rma_event) {
+		WFI_WARN(FI_LOG_MR, "fi_mr_bind of a counter: the domain has no FI_RMA_EVENT\n");
+		return -FI_EINVAL;
+	}
+	if (flags & ~(FI_REMOTE_READ | FI_REMOTE_WRITE))
 		return -FI_EBADFLAGS;
+	if (!flags)
+		flags = mr->access & (FI_REMOTE_READ | FI_REMOTE_WRITE);
 	c = wfi_container_of(bfid, struct wfi_cntr, cntr.fid);
 	pthread_mutex_lock(&mr->dom->lock);
 	if (((flags & FI_REMOTE_READ) && mr->rd_cntr) ||
@@ -589,6 +600,7 @@ static int domain_close(struct fid *fid)
 
 	if (dom->refs)
 		return -FI_EBUSY;
+	wfi_thread_stop(dom);
 	pthread_mutex_destroy(&dom->lock);
 	free(dom);
 	return 0;
@@ -668,6 +680,12 @@ int wfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	wfi_list_init(&dom->eps);
 	dom->mr_mode = info && info->domain_attr ? info->domain_attr->mr_mode : 0;
 	dom->rma_event = info && (info->caps & FI_RMA_EVENT);
+	/* a progress thread unless the application asked for manual
+	 * progress (fi_getinfo said which) */
+	dom->auto_progress = wfi_progress_auto &&
+		!(info && info->domain_attr &&
+		  info->domain_attr->data_progress == FI_PROGRESS_MANUAL);
+	dom->wake_fd = dom->done_fd = -1;
 	if (dom->mr_mode == FI_MR_BASIC)
 		dom->mr_mode = FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
 	else if (dom->mr_mode == FI_MR_SCALABLE)

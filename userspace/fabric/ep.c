@@ -230,9 +230,13 @@ static int ep_close(struct fid *fid)
 	wfi_ep_free_lists(ep);
 	wfi_rma_free(ep);
 	wfi_stash_free(ep);
+	wfi_peers_free(ep);
 	wfi_list_del(&ep->dlink);
 	dom->refs--;
 	pthread_mutex_unlock(&dom->lock);
+	/* off the list: the progress thread no longer looks at it, and
+	 * polls the others without its socket */
+	wfi_thread_kick(dom);
 	/* close() flushes: Wind delivers what we queued, or gives up on a
 	 * dead peer within its documented bound */
 	if (ep->fd >= 0)
@@ -363,8 +367,13 @@ static int ep_control(struct fid *fid, int command, void *arg)
 			ret = -FI_ENOCQ;
 		if (!ep->av)
 			ret = -FI_ENOAV;
-		if (!ret)
+		if (!ret && ep->dom->auto_progress)
+			ret = wfi_thread_start(ep->dom);
+		if (!ret) {
 			ep->enabled = true;
+			/* the thread polls its socket from now on */
+			wfi_thread_kick(ep->dom);
+		}
 		break;
 	case FI_GETOPSFLAG:
 		if (*flags & FI_TRANSMIT)
@@ -376,7 +385,7 @@ static int ep_control(struct fid *fid, int command, void *arg)
 		break;
 	case FI_SETOPSFLAG:
 		if (*flags & FI_TRANSMIT)
-			ep->tx_op_flags = *flags & ~FI_TRANSMIT;
+			ep->tx_op_flags = *flags & ~(FI_TRANSMIT | WFI_INJECT_CALL);
 		else if (*flags & FI_RECV)
 			ep->rx_op_flags = *flags & ~FI_RECV;
 		else
@@ -520,7 +529,10 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 	if (ep->chunk && ep->chunk < WFI_CHUNK_MIN)
 		ep->chunk = WFI_CHUNK_MIN;
 	wfi_list_init(&ep->rxcs);
-	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
+	wfi_list_init(&ep->peers);
+	ep->connect_ms = wfi_param_size("connect_ms", 10000);
+	ep->tx_op_flags = info->tx_attr ?
+			  info->tx_attr->op_flags & ~WFI_INJECT_CALL : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;
 	ret = open_socket(ep);
 	if (ret) {

@@ -3,7 +3,8 @@
  * libwind-fi.so: the FI_MSG and FI_TAGGED entry points, each a thin layer
  * over wfi_send() and wfi_recv() (progress.c).  Calls without a flags
  * argument take the endpoint's default op flags (FI_COMPLETION under
- * FI_SELECTIVE_COMPLETION); injects never complete to a CQ.
+ * FI_SELECTIVE_COMPLETION); fi_inject() and fi_injectdata() never
+ * complete to a CQ (WFI_INJECT_CALL), FI_INJECT as an op flag does.
  */
 #include "wind_fi.h"
 
@@ -62,7 +63,7 @@ static ssize_t msg_sendmsg(struct fid_ep *fep, const struct fi_msg *msg,
 {
 	return wfi_send(to_ep(fep), msg->msg_iov, msg->iov_count, msg->addr,
 		        WFI_OP_MSG, 0, msg->data, flags & FI_REMOTE_CQ_DATA,
-		        msg->context, flags);
+		        msg->context, flags & ~WFI_INJECT_CALL);
 }
 
 static ssize_t msg_inject(struct fid_ep *fep, const void *buf, size_t len,
@@ -71,7 +72,7 @@ static ssize_t msg_inject(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return wfi_send(to_ep(fep), &iov, 1, dest, WFI_OP_MSG, 0, 0, false,
-		        NULL, FI_INJECT);
+		        NULL, FI_INJECT | WFI_INJECT_CALL);
 }
 
 static ssize_t msg_senddata(struct fid_ep *fep, const void *buf, size_t len,
@@ -91,7 +92,7 @@ static ssize_t msg_injectdata(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return wfi_send(to_ep(fep), &iov, 1, dest, WFI_OP_MSG, 0, data, true,
-		        NULL, FI_INJECT);
+		        NULL, FI_INJECT | WFI_INJECT_CALL);
 }
 
 struct fi_ops_msg wfi_msg_ops = {
@@ -160,7 +161,8 @@ static ssize_t tag_sendmsg(struct fid_ep *fep, const struct fi_msg_tagged *msg,
 {
 	return wfi_send(to_ep(fep), msg->msg_iov, msg->iov_count, msg->addr,
 		        WFI_OP_TAGGED, msg->tag, msg->data,
-		        flags & FI_REMOTE_CQ_DATA, msg->context, flags);
+		        flags & FI_REMOTE_CQ_DATA, msg->context,
+		        flags & ~WFI_INJECT_CALL);
 }
 
 static ssize_t tag_inject(struct fid_ep *fep, const void *buf, size_t len,
@@ -169,7 +171,7 @@ static ssize_t tag_inject(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return wfi_send(to_ep(fep), &iov, 1, dest, WFI_OP_TAGGED, tag, 0, false,
-		        NULL, FI_INJECT);
+		        NULL, FI_INJECT | WFI_INJECT_CALL);
 }
 
 static ssize_t tag_senddata(struct fid_ep *fep, const void *buf, size_t len,
@@ -189,7 +191,7 @@ static ssize_t tag_injectdata(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return wfi_send(to_ep(fep), &iov, 1, dest, WFI_OP_TAGGED, tag, data, true,
-		        NULL, FI_INJECT);
+		        NULL, FI_INJECT | WFI_INJECT_CALL);
 }
 
 struct fi_ops_tagged wfi_tagged_ops = {

@@ -7,7 +7,8 @@
  * the peer on the error queue); it completes when the kernel took the
  * bytes (FI_INJECT_COMPLETE semantics).
  *
- * Receiving (progress, under the domain lock): the next message is peeked
+ * Receiving (progress, under the domain lock, by the application's
+ * thread or the progress thread: thread.c): the next message is peeked
  * (its header and, with MSG_TRUNC, its length); if a posted receive
  * matches, the message is read straight into the receive's buffers; if
  * not, it is read into a buffer of its own on the unexpected list, as long
@@ -60,6 +61,7 @@ void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
 	struct wfi_cntr *cntr = tx ? ep->send_cntr : ep->recv_cntr;
 	bool selective = tx ? ep->tx_selective : ep->rx_selective;
 
+	ep->dom->events++;
 	if (cqe->err) {
 		if (cq)
 			wfi_cq_push(cq, cqe);
@@ -68,7 +70,7 @@ void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
 		return;
 	}
 	if (cq && (!selective || (opflags & FI_COMPLETION)) &&
-	    !(opflags & FI_INJECT))
+	    !(opflags & WFI_INJECT_CALL))
 		wfi_cq_push(cq, cqe);
 	if (cntr)
 		cntr->value++;
@@ -254,7 +256,7 @@ static void peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			struct wfi_cqe c = { 0 };
 
 			next = pos->next;
-			if (rx->src == FI_ADDR_UNSPEC)
+			if (!is_directed(ep, rx))
 				continue;
 			a = wfi_av_addr(ep->av, rx->src);
 			if (!a || !wfi_addr_same(a, peer))
@@ -328,6 +330,7 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 			return matched;
 		}
 		wfi_addr_norm(&from);
+		ep->consumed++;
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 			struct sock_extended_err ee;
 
@@ -341,6 +344,9 @@ unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match)
 				continue;
 			if (match && (int)ee.ee_errno == match)
 				matched++;
+			if (ee.ee_errno == ECONNREFUSED &&
+			    wfi_peer_refused(ep, &from, ee.ee_info))
+				continue;	/* not up yet: sent again */
 			if (peer_dead_errno(ee.ee_errno))
 				peer_failed(ep, &from, ee.ee_errno, ee.ee_info);
 			else
@@ -471,6 +477,8 @@ ssize_t wfi_recv_next(struct wfi_ep *ep, struct msghdr *mh, int flags)
 		do {
 			n = recvmsg(ep->fd, mh, flags | MSG_DONTWAIT);
 		} while (n < 0 && errno == EINTR);
+		if (n >= 0 && !(flags & MSG_PEEK))
+			ep->consumed++;
 		return n;
 	}
 	for (i = 0; i < (size_t)mh->msg_iovlen && off < ep->stash_len; i++) {
@@ -502,8 +510,10 @@ ssize_t wfi_recv_next(struct wfi_ep *ep, struct msghdr *mh, int flags)
 	} else {
 		mh->msg_controllen = 0;
 	}
-	if (!(flags & MSG_PEEK))
+	if (!(flags & MSG_PEEK)) {
 		stash_consumed(ep);
+		ep->consumed++;
+	}
 	return (flags & MSG_TRUNC) ? (ssize_t)ep->stash_len : (ssize_t)off;
 }
 
@@ -808,7 +818,9 @@ static void send_probes(struct wfi_ep *ep)
 				continue;
 			rx->probe_at = now + ep->probe_ms;
 			sin = wfi_av_addr(ep->av, rx->src);
-			if (!sin || rx->src == last)
+			/* a peer not heard from yet: a probe would be one
+			 * more refused message (peer.c) */
+			if (!sin || rx->src == last || wfi_peer_held(ep, sin))
 				continue;
 			last = rx->src;
 			send_probe(ep, sin);
@@ -834,8 +846,8 @@ static void send_probes(struct wfi_ep *ep)
 		if (now < p->probe_at)
 			continue;
 		p->probe_at = now + ep->probe_ms;
-		sin = wfi_av_addr(ep->av, p->dest);
-		if (!sin || p->dest == last)
+		sin = &p->to;
+		if (p->dest == last)
 			continue;
 		last = p->dest;
 		send_probe(ep, sin);
@@ -847,16 +859,8 @@ int64_t wfi_now_ms(void)
 	return now_ms();
 }
 
-/**
- * wfi_ep_progress_n() - read what came, serve RMA requests
- * @ep: the endpoint, lock held
- * @want: stop once this many messages completed posted receives
- *
- * A CQ read for one completion stops at the message that completes it,
- * so that a ping-pong does not pay a read that finds the socket empty
- * before its next send; the next read goes on.
- */
-void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
+/* Read what came, serve RMA requests, push what waits to be sent */
+static void ep_progress(struct wfi_ep *ep, size_t want, bool thread)
 {
 	size_t delivered = 0;
 	bool errs = false;
@@ -864,8 +868,18 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 
 	if (ep->fd < 0 || !ep->enabled)
 		return;
+	if (thread) {
+		/* a report on the error queue (POLLERR) may have no
+		 * SO_ERROR left to make a read fail: read it anyway */
+		errs = true;
+		if ((ep->ndirected || !wfi_list_empty(&ep->pending) ||
+		     !wfi_list_empty(&ep->rxcs)) && ep->probe_ms)
+			send_probes(ep);
+	}
 	if (ep->txc.active)
 		txc_push(ep);
+	if (!wfi_list_empty(&ep->peers))
+		wfi_peer_progress(ep);
 	/* A failure report also sets SO_ERROR, which the next read of an
 	 * empty socket returns: the error queue is read then, and every
 	 * 64th time in case the socket never runs empty. */
@@ -960,9 +974,37 @@ void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
 		wfi_rma_dm_progress(ep);
 }
 
+/**
+ * wfi_ep_progress_n() - the application's progress of an endpoint
+ * @ep: the endpoint, lock held
+ * @want: stop once this many messages completed posted receives
+ *
+ * A CQ read for one completion stops at the message that completes it,
+ * so that a ping-pong does not pay a read that finds the socket empty
+ * before its next send; the next read goes on.  The progress thread
+ * leaves an endpoint the application progresses to it (thread.c).
+ */
+void wfi_ep_progress_n(struct wfi_ep *ep, size_t want)
+{
+	ep->app_seq++;
+	ep_progress(ep, want, false);
+}
+
 void wfi_ep_progress(struct wfi_ep *ep)
 {
 	wfi_ep_progress_n(ep, SIZE_MAX);
+}
+
+/**
+ * wfi_ep_progress_auto() - the progress thread's progress of an endpoint
+ * @ep: the endpoint, lock held
+ *
+ * Everything at once: what the socket holds, the error queue, the probes
+ * that are due.
+ */
+void wfi_ep_progress_auto(struct wfi_ep *ep)
+{
+	ep_progress(ep, SIZE_MAX, true);
 }
 
 /* --- data transfer --- */
@@ -1119,7 +1161,10 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 		t->flags = flags;
 		n = txc_push(ep);
 	} else {
-		n = send_one(ep, &h, uiov, count, &to, tolen);
+		/* a peer not heard from yet: sent, and kept (peer.c) */
+		n = wfi_peer_send(ep, dest, sin, &h, uiov, count, total);
+		if (n == 0)
+			n = send_one(ep, &h, uiov, count, &to, tolen);
 		if (n >= 0) {
 			struct wfi_cqe c = {
 				.e = { .op_context = context,
@@ -1143,7 +1188,7 @@ ssize_t wfi_send(struct wfi_ep *ep, const struct iovec *uiov, size_t count,
 			ret = -FI_EMSGSIZE;
 			goto out;
 		}
-		if (flags & FI_INJECT) {
+		if (flags & WFI_INJECT_CALL) {
 			ret = -wfi_map_errno(err);
 			goto out;
 		}
@@ -1226,12 +1271,12 @@ ssize_t wfi_recv(struct wfi_ep *ep, const struct iovec *iov, size_t count,
 	memcpy(rx->iov, iov, count * sizeof(*iov));
 	rx->len = wfi_iov_total(iov, count);
 
+	/* without FI_DIRECTED_RECV, src is ignored; with it, a receive
+	 * naming an address not (or no longer) in the AV waits for its
+	 * insertion: matching looks the address up for every message */
+	if (!(ep->info->caps & FI_DIRECTED_RECV))
+		rx->src = FI_ADDR_UNSPEC;
 	pthread_mutex_lock(&ep->dom->lock);
-	if (src != FI_ADDR_UNSPEC && (ep->info->caps & FI_DIRECTED_RECV) &&
-	    !wfi_av_addr(ep->av, src)) {
-		ret = -FI_EINVAL;
-		goto out_free;
-	}
 	if (flags & FI_CLAIM && !(flags & FI_PEEK)) {
 		/* the message an earlier FI_PEEK | FI_CLAIM set aside */
 		struct fi_context *fc = context;

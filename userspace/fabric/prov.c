@@ -138,9 +138,10 @@ static bool domain_ok(const struct fi_domain_attr *h)
 		return true;
 	if (h->name && strcmp(h->name, WFI_NAME))
 		NOMATCH("(h->name && strcmp(h->name, WFI_NAME))");
-	if (h->control_progress == FI_PROGRESS_AUTO ||
-	    h->data_progress == FI_PROGRESS_AUTO)
-		NOMATCH("(h->control_progress == FI_PROGRESS_AUTO || h->data_progress == FI_PROGRESS_AUTO)");
+	/* automatic progress is the progress thread's, unless
+	 * FI_WIND_PROGRESS=manual turned it off; manual when asked for */
+	if (!wfi_progress_auto && h->data_progress == FI_PROGRESS_AUTO)
+		NOMATCH("(!wfi_progress_auto && h->data_progress == FI_PROGRESS_AUTO)");
 	if (h->av_type != FI_AV_UNSPEC && h->av_type != FI_AV_MAP &&
 	    h->av_type != FI_AV_TABLE)
 		NOMATCH("(h->av_type != FI_AV_UNSPEC && h->av_type != FI_AV_MAP && h->av_type != FI_AV_TABLE)");
@@ -163,8 +164,10 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 	uint64_t caps = WFI_CAPS;
 
 	if (hints && hints->caps) {
-		/* primary capabilities as asked; the secondary ones we have */
-		caps = hints->caps | (WFI_CAPS & (FI_DIRECTED_RECV | FI_SOURCE |
+		/* primary capabilities as asked (FI_DIRECTED_RECV is one,
+		 * fi_getinfo(3): without it a receive's src_addr is
+		 * ignored); the secondary ones we have */
+		caps = hints->caps | (WFI_CAPS & (FI_SOURCE |
 				FI_LOCAL_COMM | FI_REMOTE_COMM));
 		if (!(caps & (FI_SEND | FI_RECV)))
 			caps |= FI_SEND | FI_RECV;
@@ -209,8 +212,16 @@ static int fill_info(struct fi_info *fi, uint32_t version,
 
 	fi->domain_attr->name = strdup(WFI_NAME);
 	fi->domain_attr->threading = FI_THREAD_SAFE;
-	fi->domain_attr->control_progress = FI_PROGRESS_MANUAL;
-	fi->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+	/* data: the progress thread's (thread.c) unless manual is asked
+	 * for; control: no control operation needs progress (AV, MR and
+	 * endpoint calls complete in the call), so either is true and the
+	 * caller's wish, else the data's, is said */
+	fi->domain_attr->data_progress =
+		wfi_progress_auto && !(hd && hd->data_progress == FI_PROGRESS_MANUAL) ?
+		FI_PROGRESS_AUTO : FI_PROGRESS_MANUAL;
+	fi->domain_attr->control_progress =
+		hd && hd->control_progress != FI_PROGRESS_UNSPEC ?
+		hd->control_progress : fi->domain_attr->data_progress;
 	fi->domain_attr->resource_mgmt = FI_RM_ENABLED;
 	fi->domain_attr->av_type = hd ? hd->av_type : FI_AV_UNSPEC;
 	/* Keys of our own (FI_MR_PROV_KEY) when the caller copes with them:
@@ -419,7 +430,8 @@ static int no_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
 static int fabric_trywait(struct fid_fabric *fabric, struct fid **fids, int count)
 {
 	(void)fabric; (void)fids; (void)count;
-	/* Manual progress: the caller must read its CQs, not wait. */
+	/* No wait objects (FI_GETWAIT has none): read the CQs, or
+	 * fi_cq_sread() them. */
 	return -FI_EAGAIN;
 }
 
@@ -453,6 +465,7 @@ int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 
 int wfi_yield = 1;
 int wfi_stats;
+int wfi_progress_auto = 1;
 
 static void wfi_cleanup(void)
 {
@@ -479,13 +492,24 @@ FI_EXT_INI
 			"Interface whose address (of the endpoint's family; IPv6: not link-local) endpoints bind to (default: the first up non-loopback one, else 127.0.0.1 or ::1)");
 	fi_param_define(&wfi_prov, "probe_ms", FI_PARAM_SIZE_T,
 			"A directed receive waiting this long probes its peer, so that a dead peer is found and the receive fails (default 2000; 0: never)");
+	fi_param_define(&wfi_prov, "connect_ms", FI_PARAM_SIZE_T,
+			"How long after its first refusal a peer never heard from (its endpoint not open yet) is sent again what it refused (default 10000)");
 	fi_param_define(&wfi_prov, "chunk", FI_PARAM_SIZE_T,
 			"A message larger than this many bytes goes as pieces of this size, each placed at the receiver while the next is on the wire (default 65536; at least 16384; 0: every message whole)");
 	fi_param_define(&wfi_prov, "yield", FI_PARAM_BOOL,
 			"Yield the CPU when a CQ read finds nothing while more tasks are runnable than there are CPUs (default 1: ranks sharing a core let each other run)");
 	fi_param_define(&wfi_prov, "stats", FI_PARAM_BOOL,
 			"Print each endpoint's RMA and atomic counts to stderr when it closes (default 0)");
+	fi_param_define(&wfi_prov, "progress", FI_PARAM_STRING,
+			"auto: a progress thread per domain serves what comes while the application does not read its CQs (FI_PROGRESS_AUTO; default); manual: only the application's CQ and counter reads do (FI_PROGRESS_MANUAL)");
 	fi_param_get_bool(&wfi_prov, "yield", &wfi_yield);
+	{
+		char *mode = NULL;
+
+		if (!fi_param_get_str(&wfi_prov, "progress", &mode) && mode &&
+		    !strcmp(mode, "manual"))
+			wfi_progress_auto = 0;
+	}
 	fi_param_get_bool(&wfi_prov, "stats", &wfi_stats);
 	return &wfi_prov;
 }

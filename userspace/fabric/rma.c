@@ -22,9 +22,9 @@
  * a target's kernel a key it does not hold (which that kernel counts
  * against the sender), but after the MR was closed.
  *
- * Everything else is a request to the target's progress engine (manual
- * progress: the target must read its CQ): software writes, fi_read, and
- * atomics.  The target checks the key, the access and the range against
+ * Everything else is a request to the target's progress engine (its
+ * progress thread, thread.c, or under FI_PROGRESS_MANUAL the target's own
+ * CQ reads): software writes, fi_read, and atomics.  The target checks the key, the access and the range against
  * its MR, applies the operation (atomics with the CPU's atomic
  * instructions, one element at a time, so that they are atomic with
  * respect to the target's own CPU atomics too) and answers WFI_OP_RESP
@@ -241,6 +241,7 @@ static void pend_complete(struct wfi_ep *ep, struct wfi_pend *p, int err,
 		.err = err, .prov_errno = prov_errno,
 	};
 
+	ep->dom->events++;
 	if (err) {
 		if (cq)
 			wfi_cq_push(cq, &c);
@@ -249,7 +250,7 @@ static void pend_complete(struct wfi_ep *ep, struct wfi_pend *p, int err,
 		return;
 	}
 	if (cq && (!ep->tx_selective || (p->flags & FI_COMPLETION)) &&
-	    !(p->flags & FI_INJECT))
+	    !(p->flags & WFI_INJECT_CALL))
 		wfi_cq_push(cq, &c);
 	if (cntr)
 		cntr->value++;
@@ -262,10 +263,9 @@ void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 
 	for (pos = ep->pending.next; pos != &ep->pending; pos = next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
 
 		next = pos->next;
-		if (a && !wfi_addr_same(a, peer))
+		if (!wfi_addr_same(&p->to, peer))
 			continue;
 		wfi_list_del(&p->link);
 		if (p->dm || p->resend)
@@ -316,6 +316,7 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
 	p->id = ++ep->next_id;
 	p->dest = dest;
+	p->to = *sin;
 	p->key = rma->key;
 	h.tag = p->id;
 	iov[0].iov_base = &h;
@@ -612,6 +613,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		if (r == 0 && async) {
 			p->dm = true;
 			p->dest = dest;
+			p->to = to;
 			p->probe_at = wfi_now_ms() + ep->probe_ms;
 			memcpy(p->wiov, iov, count * sizeof(*iov));
 			p->nwiov = count;
@@ -636,7 +638,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 				ret = -FI_EAGAIN;
 				goto out_free;
 			}
-			if (flags & FI_INJECT) {
+			if (flags & WFI_INJECT_CALL) {
 				ret = -wfi_map_errno(-r);
 				goto out_free;
 			}
@@ -688,13 +690,11 @@ unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 		return 0;
 	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
-		const union wfi_addr *a;
 		char name[WFI_ADDRSTRLEN];
 
 		if (!p->dm || (uint32_t)p->id != msgid)
 			continue;
-		a = wfi_av_addr(ep->av, p->dest);
-		if (!a || !wfi_addr_same(a, peer))
+		if (!wfi_addr_same(&p->to, peer))
 			continue;
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
 			"Direct Map write %u refused by %s (%s): sending it the software way\n",
@@ -735,13 +735,13 @@ void wfi_rma_dm_progress(struct wfi_ep *ep)
 			struct wind_peer_info pi = {
 				.wpi_version = WIND_PEER_INFO_VERSION,
 			};
-			const union wfi_addr *a = wfi_av_addr(ep->av, p->dest);
+			const union wfi_addr *a = &p->to;
 			socklen_t pl = sizeof(pi);
 
 			last = p->dest;
 			none_queued = true;	/* no such peer: nothing queued */
 			acked = 0;
-			if (a) {
+			{
 				memcpy(&pi.wpi_addr, a, wfi_addr_len(a));
 				if (getsockopt(ep->fd, SOL_WIND, WIND_PEER_INFO,
 					       &pi, &pl) == 0) {
@@ -913,9 +913,10 @@ static void rma_event(struct wfi_ep *ep, struct wfi_mr *mr, bool write)
 {
 	struct wfi_cntr *c = write ? ep->rwrite_cntr : ep->rread_cntr;
 
+	ep->dom->events++;
 	if (c && (ep->info->caps & FI_RMA_EVENT))
 		c->value++;
-	if (mr && (mr->flags & FI_RMA_EVENT)) {
+	if (mr) {
 		c = write ? mr->wr_cntr : mr->rd_cntr;
 		if (c)
 			c->value++;
@@ -994,6 +995,7 @@ static void remote_cq_data(struct wfi_ep *ep, uint64_t data, size_t len,
 	};
 
 	wfi_av_reverse(ep->av, from, &c.src);
+	ep->dom->events++;
 	if (ep->rx_cq)
 		wfi_cq_push(ep->rx_cq, &c);
 }
@@ -1312,7 +1314,7 @@ static ssize_t rma_writemsg(struct fid_ep *fep, const struct fi_msg_rma *msg,
 	return do_write(to_ep(fep), msg->msg_iov, msg->iov_count, msg->addr,
 			msg->rma_iov[0].addr, rma_rma_key(msg->rma_iov),
 			flags & FI_REMOTE_CQ_DATA, msg->data, msg->context,
-			flags);
+			flags & ~WFI_INJECT_CALL);
 }
 
 static ssize_t rma_inject(struct fid_ep *fep, const void *buf, size_t len,
@@ -1321,7 +1323,7 @@ static ssize_t rma_inject(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return do_write(to_ep(fep), &iov, 1, dest, addr, key, false, 0, NULL,
-			FI_INJECT);
+			FI_INJECT | WFI_INJECT_CALL);
 }
 
 static ssize_t rma_writedata(struct fid_ep *fep, const void *buf, size_t len,
@@ -1342,7 +1344,7 @@ static ssize_t rma_injectdata(struct fid_ep *fep, const void *buf, size_t len,
 	struct iovec iov = { (void *)buf, len };
 
 	return do_write(to_ep(fep), &iov, 1, dest, addr, key, true, data, NULL,
-			FI_INJECT);
+			FI_INJECT | WFI_INJECT_CALL);
 }
 
 struct fi_ops_rma wfi_rma_ops = {
@@ -1389,7 +1391,7 @@ static ssize_t at_writemsg(struct fid_ep *fep, const struct fi_msg_atomic *msg,
 	return do_atomic(to_ep(fep), msg->msg_iov, msg->iov_count, NULL, 0,
 			 NULL, 0, msg->addr, msg->rma_iov[0].addr,
 			 msg->rma_iov[0].key, msg->datatype, msg->op,
-			 msg->context, flags, AK_WRITE);
+			 msg->context, flags & ~WFI_INJECT_CALL, AK_WRITE);
 }
 
 static ssize_t at_inject(struct fid_ep *fep, const void *buf, size_t count,
@@ -1399,7 +1401,7 @@ static ssize_t at_inject(struct fid_ep *fep, const void *buf, size_t count,
 	struct fi_ioc ioc = { (void *)buf, count };
 
 	return do_atomic(to_ep(fep), &ioc, 1, NULL, 0, NULL, 0, dest, addr, key,
-			 dt, op, NULL, FI_INJECT, AK_WRITE);
+			 dt, op, NULL, FI_INJECT | WFI_INJECT_CALL, AK_WRITE);
 }
 
 static ssize_t at_readwrite(struct fid_ep *fep, const void *buf, size_t count,

@@ -3,11 +3,14 @@
  * libwind-fi.so: the libfabric provider "wind".  Reliable-datagram
  * endpoints (FI_EP_RDM) over one Wind socket each; every libfabric message
  * is one Wind message (async-ordered) made of a struct wfi_hdr and the
- * payload.  Progress is manual: the socket is read when the application
- * reads a CQ or a counter or finds its send queue full.
+ * payload.  Progress is automatic: a thread per domain (thread.c) reads
+ * the sockets of endpoints the application does not progress itself; with
+ * FI_PROGRESS_MANUAL the socket is read only when the application reads
+ * a CQ or a counter or finds its send queue full.
  *
  * Locking: one mutex per domain serialises everything under it (AVs, CQs,
- * counters, endpoints); the provider reports FI_THREAD_SAFE.
+ * counters, endpoints), for the application's threads and the progress
+ * thread alike; the provider reports FI_THREAD_SAFE.
  */
 #ifndef WIND_FI_H
 #define WIND_FI_H
@@ -46,6 +49,12 @@
 
 /* The largest atomic: this many bytes of operands per operation */
 #define WFI_ATOMIC_MAX		65536
+
+/* Op flag of the provider's own, never an application's: the operation
+ * is an fi_inject*() call, which generates no completion.  FI_INJECT in
+ * tx_attr->op_flags or in an fi_*msg() call only lets the caller reuse
+ * the buffer at once; that operation completes as any other. */
+#define WFI_INJECT_CALL		(1ULL << 62)
 
 #define WFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
@@ -194,6 +203,13 @@ struct wfi_domain {
 	struct wfi_list		eps;	/* struct wfi_ep, for regions */
 	uint64_t		next_key;	/* keys without FI_MR_PROV_KEY */
 	bool			rma_event;	/* FI_RMA_EVENT asked for */
+	uint64_t		events;	/* completions and counter events made */
+	/* the progress thread (thread.c), FI_PROGRESS_AUTO */
+	bool			auto_progress;
+	bool			thread_running, stop;
+	pthread_t		thread;
+	int			wake_fd;	/* eventfd: wakes the thread */
+	int			done_fd;	/* eventfd: the thread completed */
 };
 
 /* A memory registration: local, or remote-accessible (FI_REMOTE_*). */
@@ -308,6 +324,19 @@ struct wfi_txc {
 	uint64_t		flags;
 };
 
+/* A peer not heard from yet, and copies of what was sent to it (peer.c) */
+struct wfi_peer {
+	struct wfi_list		link;	/* ep->peers */
+	union wfi_addr		addr;
+	fi_addr_t		dest;	/* the last fi_addr_t it was sent to as */
+	struct wfi_list		held;	/* struct wfi_held, in send order */
+	size_t			held_bytes;
+	unsigned int		nsent;	/* of those, sent since the last refusal */
+	int64_t			first_refusal;	/* ms, 0: none yet */
+	int64_t			resend_at;	/* ms, 0: no resend due */
+	unsigned int		backoff;	/* ms */
+};
+
 struct wfi_ep {
 	struct fid_ep		ep;
 	struct wfi_domain	*dom;
@@ -358,6 +387,16 @@ struct wfi_ep {
 	struct wfi_list		rxcs;	/* struct wfi_rxc */
 	struct wfi_txc		txc;
 	uint64_t		stat_chunked_tx, stat_chunked_rx;
+	struct wfi_list		peers;	/* struct wfi_peer: not heard from yet */
+	bool			*known;	/* by fi_addr_t: heard from */
+	size_t			nknown;
+	int64_t			connect_ms;	/* FI_WIND_CONNECT_MS */
+	/* the progress thread's view (thread.c) */
+	uint64_t		app_seq;	/* progress calls of the application */
+	uint64_t		thr_seen;	/* app_seq when the thread last looked */
+	uint64_t		consumed;	/* messages and reports read */
+	int64_t			thr_idle_until;	/* ms: not polled before */
+	size_t			thr_slot;	/* its pollfd, 0: none */
 };
 
 /* An RMA or atomic operation waiting for the target's WFI_OP_RESP. */
@@ -365,6 +404,7 @@ struct wfi_pend {
 	struct wfi_list		link;
 	uint64_t		id;
 	fi_addr_t		dest;
+	union wfi_addr		to;	/* dest's address when it was sent */
 	uint64_t		key;	/* the MR key it names */
 	void			*context;
 	uint64_t		flags;	/* op flags */
@@ -442,6 +482,7 @@ int wfi_endpoint(struct fid_domain *domain, struct fi_info *info,
 /* progress.c */
 void wfi_ep_progress(struct wfi_ep *ep);
 void wfi_ep_progress_n(struct wfi_ep *ep, size_t want);
+void wfi_ep_progress_auto(struct wfi_ep *ep);
 unsigned int wfi_drain_errqueue(struct wfi_ep *ep, int match);
 bool wfi_failed_by_report(struct wfi_ep *ep, int err);
 int wfi_map_errno(int err);
@@ -478,6 +519,23 @@ void wfi_complete(struct wfi_ep *ep, bool tx, uint64_t opflags,
 void wfi_discard_next(struct wfi_ep *ep);
 ssize_t wfi_recv_next(struct wfi_ep *ep, struct msghdr *mh, int flags);
 void wfi_stash_free(struct wfi_ep *ep);
+
+/* thread.c */
+int wfi_thread_start(struct wfi_domain *dom);
+void wfi_thread_stop(struct wfi_domain *dom);
+void wfi_thread_kick(struct wfi_domain *dom);
+void wfi_thread_notify(struct wfi_domain *dom);
+extern int wfi_progress_auto;	/* FI_WIND_PROGRESS is not "manual" */
+
+/* peer.c */
+int wfi_peer_send(struct wfi_ep *ep, fi_addr_t dest, const union wfi_addr *sin,
+		  const struct wfi_hdr *h, const struct iovec *iov,
+		  size_t count, size_t total);
+bool wfi_peer_refused(struct wfi_ep *ep, const union wfi_addr *peer,
+		      unsigned int lost);
+bool wfi_peer_held(struct wfi_ep *ep, const union wfi_addr *a);
+void wfi_peer_progress(struct wfi_ep *ep);
+void wfi_peers_free(struct wfi_ep *ep);
 
 /* msg.c */
 extern struct fi_ops_msg wfi_msg_ops;
