@@ -185,8 +185,10 @@ static void *progress_thread(void *arg)
 			ep->thr_seen = ep->app_seq;
 			if (ep->consumed + dom->events != before)
 				notify = true;
-			else if (ready)
-				/* readable, and nothing could be read */
+			else if (ready || ep->stashed)
+				/* something to read, and nothing could be read
+				 * (the unexpected messages are at their bound):
+				 * not again at once */
 				ep->thr_idle_until = now + WFI_THREAD_IDLE_MS;
 		}
 		if (notify)

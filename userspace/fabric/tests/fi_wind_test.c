@@ -9,8 +9,11 @@
  * The client owns two endpoints (a and b) so that directed receives have
  * two sources to tell apart.  Every payload is a pattern of (tag, size),
  * checked byte for byte.  Phases are separated by FI_MSG barrier messages
- * (FI_MSG and FI_TAGGED do not match each other).  Exit status 0 when
- * every check passed; each failure prints "FAIL: ...".
+ * (FI_MSG and FI_TAGGED do not match each other).  It asks for
+ * FI_PROGRESS_MANUAL: what it checks of unexpected messages, of a reader
+ * of nothing and of Wind's message counts needs endpoints read only when
+ * it reads them.  Exit status 0 when every check passed; each failure
+ * prints "FAIL: ...".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -260,6 +263,10 @@ static void setup(void)
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->fabric_attr->prov_name = strdup("wind");
 	hints->domain_attr->av_type = FI_AV_TABLE;
+	/* manual progress: phase 10's receiver that reads nothing must not
+	 * have a progress thread read for it (fi_conform_test and
+	 * fi_rma_test run with the thread) */
+	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
 	CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info));
 	fi_freeinfo(hints);
 	if (strcmp(info->fabric_attr->prov_name, "wind")) {
@@ -269,6 +276,9 @@ static void setup(void)
 	if (!(info->caps & FI_MULTI_RECV) || !(info->rx_attr->caps & FI_MULTI_RECV))
 		fail("FI_MULTI_RECV not granted (caps %#llx)",
 		     (unsigned long long)info->caps);
+	if (info->domain_attr->data_progress != FI_PROGRESS_MANUAL)
+		fail("FI_PROGRESS_MANUAL asked for, got %d",
+		     info->domain_attr->data_progress);
 	if (info->ep_attr->max_msg_size < MAX_MSG)
 		fail("max_msg_size %zu < 16 MiB", info->ep_attr->max_msg_size);
 	CHECK(fi_fabric(info->fabric_attr, &fabric, NULL));
