@@ -414,6 +414,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		return wind_rma_serve(peer, r, &dh, skb, written);
 	if (r->flags & WIND_REGION_F_NO_WRITE)
 		return -EACCES;
+	offset = wind_region_off(r, offset);
 	if (offset > r->len)
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
@@ -449,7 +450,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		return 0;
 	rec->mode = dh.mode;
 	rec->region = region;
-	rec->offset = offset;
+	rec->offset = be64_to_cpu(dh.offset);	/* as the sender named it */
 	rec->key = 0;		/* the receiver knows it; never echoed */
 	rec->hdr_len = hdr_len;
 	rec->data_len = *written;

@@ -786,6 +786,18 @@ int wind_region_del(struct sock *sk, u32 id);
 void wind_regions_destroy(struct sock *sk);
 struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
 				      int *err);
+
+/* The offset into @r that @off names (WIND_REGION_F_VADDR: an address);
+ * one below the region's start becomes one past its end, which every
+ * bounds check refuses.
+ */
+static inline u64 wind_region_off(const struct wind_region_k *r, u64 off)
+{
+	if (!(r->flags & WIND_REGION_F_VADDR))
+		return off;
+	return off >= r->uaddr ? off - r->uaddr : U64_MAX;
+}
+
 void wind_region_write(struct wind_region_k *r, u64 off,
 		       const struct sk_buff *skb, int skb_off, u32 len);
 void wind_region_write_buf(struct wind_region_k *r, u64 off, const void *buf,

@@ -168,7 +168,7 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 		   const struct wind_dsmhdr *dh, struct sk_buff *skb,
 		   u32 *written)
 {
-	u64 off = be64_to_cpu(dh->offset), operand, compare;
+	u64 off = wind_region_off(r, be64_to_cpu(dh->offset)), operand, compare;
 	struct wind_rma_wire w = { };
 	struct bio_vec *bv = NULL;
 	struct sk_buff_head q;
@@ -188,7 +188,8 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 	    !rma_op_ok(w.rma.op, len))
 		return -EINVAL;
 	if (r->flags & (w.rma.op == WIND_RMA_READ ? WIND_REGION_F_NO_READ :
-			WIND_REGION_F_ALL))
+			WIND_REGION_F_NO_READ | WIND_REGION_F_NO_WRITE |
+			WIND_REGION_F_NO_ATOMIC))
 		return -EACCES;
 	if (off > r->len || len > r->len - off)
 		return -ERANGE;
@@ -291,7 +292,10 @@ int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
 		if (r && (r->flags & WIND_REGION_F_NO_WRITE)) {
 			r = NULL;
 			status = -EACCES;
-		} else if (r && (off > r->len || len > r->len - off)) {
+		} else if (r) {
+			off = wind_region_off(r, off);
+		}
+		if (r && (off > r->len || len > r->len - off)) {
 			r = NULL;
 			status = -ERANGE;
 		}

@@ -677,4 +677,73 @@ TEST_F(rma, a_landing_in_a_region_without_write_access_fails)
 	munmap(mine, self->page);
 }
 
+TEST_F(rma, a_vaddr_region_is_named_by_address)
+{
+	unsigned char *mem, buf[64], data[32];
+	struct wind_rma req, done;
+	struct wind_region r = {};
+	__u64 at;
+
+	mem = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	wind_fill(mem, self->page, 41);
+	r.addr = (unsigned long)mem + 16;
+	r.len = self->page - 32;
+	r.id = 40;
+	r.key = KEY;
+	r.flags = WIND_REGION_F_VADDR;
+	ASSERT_EQ(0, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r,
+				sizeof(r)));
+	at = (unsigned long)mem + 100;
+	/* a read and a Direct Map write at an address */
+	req = read_req(at, 32, 1);
+	req.region = 40;
+	ASSERT_EQ(0, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	ASSERT_EQ(32, rma_recv(self->tx, buf, sizeof(buf), &done));
+	EXPECT_EQ(0, memcmp(buf, mem + 100, 32));
+	EXPECT_EQ(at, done.offset);
+	wind_fill(data, sizeof(data), 42);
+	{
+		char cbuf[CMSG_SPACE(sizeof(struct wind_dsm))] = { 0 };
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+		struct msghdr msg = {
+			.msg_name = &self->to, .msg_namelen = sizeof(self->to),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		struct wind_dsm d = { .mode = WIND_DSM_DIRECT_MAP, .region = 40,
+				      .offset = at + 200, .key = KEY };
+
+		c->cmsg_level = SOL_WIND;
+		c->cmsg_type = WIND_CMSG_DSM;
+		c->cmsg_len = CMSG_LEN(sizeof(d));
+		memcpy(CMSG_DATA(c), &d, sizeof(d));
+		ASSERT_EQ((ssize_t)sizeof(data),
+			  sendmsg(self->tx, &msg, MSG_WIND_SYNC));
+	}
+	EXPECT_EQ(0, memcmp(mem + 300, data, sizeof(data)));
+	/* below its start, past its end, and the plain offset: refused */
+	req = read_req((unsigned long)mem + 15, 1, 2);
+	req.region = 40;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(ERANGE, errno);
+	req = read_req((unsigned long)mem + self->page - 17, 2, 3);
+	req.region = 40;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(ERANGE, errno);
+	req = read_req(100, 8, 4);
+	req.region = 40;
+	EXPECT_EQ(-1, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	EXPECT_EQ(ERANGE, errno);
+	/* an atomic at an aligned address */
+	req = atomic_req(WIND_RMA_SWAP, (unsigned long)mem + 64, 7, 0, 5);
+	req.region = 40;
+	ASSERT_EQ(0, rma_post(self->tx, &self->to, &req, MSG_WIND_SYNC, 0));
+	ASSERT_EQ(8, rma_recv(self->tx, buf, sizeof(buf), &done));
+	EXPECT_EQ(7, *(__u64 *)(mem + 64));
+	munmap(mem, self->page);
+}
+
 TEST_HARNESS_MAIN

@@ -84,9 +84,16 @@ struct wind_region {
 					 */
 #define WIND_REGION_F_NO_READ	2	/* no one-sided reads or atomics */
 #define WIND_REGION_F_NO_ATOMIC	4	/* no one-sided atomics */
+/* Peers name bytes of the region by their address in the registering
+ * process (addr to addr + len - 1), not by their offset from addr: for
+ * peers that know the address and not the start (libfabric's
+ * FI_MR_VIRT_ADDR, MPI windows)
+ */
+#define WIND_REGION_F_VADDR	8
 #define WIND_REGION_F_ALL	(WIND_REGION_F_NO_WRITE | \
 				 WIND_REGION_F_NO_READ | \
-				 WIND_REGION_F_NO_ATOMIC)
+				 WIND_REGION_F_NO_ATOMIC | \
+				 WIND_REGION_F_VADDR)
 
 enum wind_dsm_mode {
 	WIND_DSM_MESSAGE_THROUGH = 0,
