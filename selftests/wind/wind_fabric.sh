@@ -34,7 +34,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 . "$HERE/lib.sh"
-NTESTS=17
+NTESTS=18
 A=windfa-$$
 B=windfb-$$
 ADDR_A=10.79.0.1
@@ -45,6 +45,7 @@ ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
 PROVDIR=$ROOT/userspace/fabric
 TESTPROG=$PROVDIR/tests/fi_wind_test
 RMAPROG=$PROVDIR/tests/fi_rma_test
+KRMAPROG=$PROVDIR/tests/fi_kernel_rma_test
 CONFPROG=$PROVDIR/tests/fi_conform_test
 TMP=$(mktemp -d /tmp/wind_fabric.XXXXXX)
 export FI_PROVIDER_PATH=$PROVDIR
@@ -306,7 +307,32 @@ conform mrbind "fi_mr_bind() of counters to MRs registered with flags 0 (FI_REMO
 conform startup "a client sending before its server's endpoint exists on 127.0.0.1: every message arrives, in order, no error"
 conform auto "FI_PROGRESS_AUTO: reads, atomics and writes served by a target that never calls libfabric; FI_PROGRESS_MANUAL honoured"
 
-# 17: the kernel log stays clean (the harness checks it too); Wind's
+# 17: reads and atomics served by the target's kernel: the server
+# (FI_PROGRESS_MANUAL, so no thread of its process serves anything)
+# sleeps without a libfabric call until the client is done
+rm -f "$TMP/kname" "$TMP/kname.done"
+kr0=$(stat_of "$B" InRmaReads)
+ka0=$(stat_of "$B" InRmaAtomics)
+ip netns exec "$B" env FI_WIND_PROGRESS=manual timeout 120 "$KRMAPROG" server "$TMP/kname" > "$TMP/ks.log" 2>&1 &
+sp=$!
+pids+=($sp)
+crc=1
+if poll 30 test -s "$TMP/kname"; then
+	ip netns exec "$A" env FI_WIND_STATS=1 timeout 100 "$KRMAPROG" client "$TMP/kname" > "$TMP/kc.log" 2>&1
+	crc=$?
+fi
+wait $sp
+src=$?
+diag < "$TMP/ks.log"
+diag < "$TMP/kc.log"
+kr=$(( $(stat_of "$B" InRmaReads) - ${kr0:-0} ))
+ka=$(( $(stat_of "$B" InRmaAtomics) - ${ka0:-0} ))
+echo "# server namespace InRmaReads +$kr, InRmaAtomics +$ka"
+[ $crc = 0 ] && [ $src = 0 ] && [ $kr = 2 ] && [ $ka = 207 ] &&
+	grep -q "served by the target's kernel: reads 2, atomics 207" "$TMP/kc.log"
+result $? "fi_read and 64-bit atomics (sum, compare-and-swap, swap, read) served by the kernel of a target that never calls libfabric (client $crc, server $src)"
+
+# 18: the kernel log stays clean (the harness checks it too); Wind's
 # error counters stayed at zero on the client side
 errs=$(stat_of "$A" InErrHeader)
 [ "${errs:-1}" = 0 ]

@@ -176,11 +176,12 @@ static int mr_reg(struct fid *fid, const void *buf, size_t len,
 			}
 		} while (!WFI_KEY_REGION(mr->mr.key) ||
 			 region_used(dom, WFI_KEY_REGION(mr->mr.key)));
-		/* Direct Map names the MR offset: the region is exactly the
-		 * MR's bytes (not with FI_MR_VIRT_ADDR: the initiator knows
-		 * only the target's virtual address, not the MR's start) */
-		if ((access & FI_REMOTE_WRITE) && len && len <= (1ULL << 30) &&
-		    !(dom->mr_mode & FI_MR_VIRT_ADDR)) {
+		/* Direct Map and the kernel's reads and atomics name the MR
+		 * offset, or with FI_MR_VIRT_ADDR the address: the region is
+		 * exactly the MR's bytes (WIND_REGION_F_VADDR), with the
+		 * MR's remote access (wfi_region_add()) */
+		if ((access & (FI_REMOTE_WRITE | FI_REMOTE_READ)) && len &&
+		    len <= (1ULL << 30)) {
 			mr->region = WFI_KEY_REGION(mr->mr.key);
 			mr->kregion = true;
 			/* no socket that refuses it (it overlaps another

@@ -178,7 +178,7 @@ static int ep_close(struct fid *fid)
 	if (wfi_stats) {
 		char name[WFI_ADDRSTRLEN];
 
-		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu; messages chunked %llu sent, %llu received\n",
+		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu; messages chunked %llu sent, %llu received; served by the target's kernel: reads %llu, atomics %llu\n",
 			wfi_addr_str(&ep->name, name, sizeof(name)),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,
@@ -187,7 +187,9 @@ static int ep_close(struct fid *fid)
 			(unsigned long long)ep->stat_atomics,
 			(unsigned long long)ep->stat_served,
 			(unsigned long long)ep->stat_chunked_tx,
-			(unsigned long long)ep->stat_chunked_rx);
+			(unsigned long long)ep->stat_chunked_rx,
+			(unsigned long long)ep->stat_kreads,
+			(unsigned long long)ep->stat_katomics);
 	}
 	pthread_mutex_lock(&dom->lock);
 	if (ep->tx_cq) {

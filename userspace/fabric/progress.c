@@ -893,10 +893,16 @@ static void ep_progress(struct wfi_ep *ep, size_t want, bool thread)
 		union wfi_addr from;
 		struct wfi_hdr h;
 		struct iovec iov = { &h, sizeof(h) };
+		union {
+			char buf[CMSG_SPACE(sizeof(struct wind_rma)) + 64];
+			struct cmsghdr align;
+		} ctl;
 		struct msghdr mh = {
 			.msg_name = &from, .msg_namelen = sizeof(from),
 			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
 		};
+		struct cmsghdr *cm;
 		struct wfi_list *pos;
 		struct wfi_rx *rx = NULL;
 		ssize_t n;
@@ -918,6 +924,19 @@ static void ep_progress(struct wfi_ep *ep, size_t want, bool thread)
 		}
 		ep->stash_next = (size_t)n <= WFI_STASH_SMALL;
 		wfi_addr_norm(&from);
+		/* a target's kernel answered a read or an atomic: no header */
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_WIND &&
+			    cm->cmsg_type == WIND_CMSG_RMA &&
+			    cm->cmsg_len == CMSG_LEN(sizeof(struct wind_rma)))
+				break;
+		if (cm) {
+			struct wind_rma done;
+
+			memcpy(&done, CMSG_DATA(cm), sizeof(done));
+			wfi_rma_kernel_done(ep, &done, n);
+			continue;
+		}
 		if (n >= (ssize_t)sizeof(h) && h.version == WFI_HDR_VERSION &&
 		    h.op >= WFI_OP_WRITE && h.op <= WFI_OP_WDATA) {
 			wfi_rma_incoming(ep, &h, n - sizeof(h), &from);

@@ -466,6 +466,7 @@ int wfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 int wfi_yield = 1;
 int wfi_stats;
 int wfi_progress_auto = 1;
+int wfi_kernel_rma = 1;
 
 static void wfi_cleanup(void)
 {
@@ -510,6 +511,9 @@ FI_EXT_INI
 		    !strcmp(mode, "manual"))
 			wfi_progress_auto = 0;
 	}
+	fi_param_define(&wfi_prov, "kernel_rma", FI_PARAM_BOOL,
+			"Send reads and 64-bit atomics (sum, swap, read, compare-and-swap) on a target's regions to its kernel, which serves them without the target process (default 1; 0: every one to the target's progress)");
 	fi_param_get_bool(&wfi_prov, "stats", &wfi_stats);
+	fi_param_get_bool(&wfi_prov, "kernel_rma", &wfi_kernel_rma);
 	return &wfi_prov;
 }

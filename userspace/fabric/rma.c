@@ -59,6 +59,17 @@ int wfi_region_add(struct wfi_ep *ep, struct wfi_mr *mr)
 		.id = mr->region, .key = mr->mr.key,
 	};
 
+	/* what the MR's access allows, and how initiators name its bytes */
+	if (!(mr->access & FI_REMOTE_WRITE))
+		r.flags |= WIND_REGION_F_NO_WRITE;
+	/* FI_RMA_EVENT: remote reads and atomics are counted, which only
+	 * this process's progress can do; the kernel refuses them, and the
+	 * initiator goes the software way */
+	if (!(mr->access & FI_REMOTE_READ) || ep->dom->rma_event)
+		r.flags |= WIND_REGION_F_NO_READ;
+	if (ep->dom->mr_mode & FI_MR_VIRT_ADDR)
+		r.flags |= WIND_REGION_F_VADDR;
+
 	if (!mr->region || ep->fd < 0)
 		return -FI_EINVAL;
 	if (setsockopt(ep->fd, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r))) {
@@ -268,7 +279,7 @@ void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 		if (!wfi_addr_same(&p->to, peer))
 			continue;
 		wfi_list_del(&p->link);
-		if (p->dm || p->resend)
+		if (p->dm || p->resend || p->kernel)
 			ep->ndm--;
 		pend_complete(ep, p, err == ETIMEDOUT ? FI_ETIMEDOUT : FI_EIO,
 			      err, 0);
@@ -692,10 +703,21 @@ unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 		struct wfi_pend *p = wfi_container_of(pos, struct wfi_pend, link);
 		char name[WFI_ADDRSTRLEN];
 
-		if (!p->dm || (uint32_t)p->id != msgid)
+		if (!(p->dm || p->kernel) || (uint32_t)p->id != msgid)
 			continue;
 		if (!wfi_addr_same(&p->to, peer))
 			continue;
+		if (p->kernel) {
+			FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
+				"one-sided request %u refused by %s's kernel (%s): sending it the software way\n",
+				msgid, wfi_addr_str(peer, name, sizeof(name)),
+				strerror(err));
+			p->kernel = false;
+			p->resend = true;
+			/* its answer will say what the key is */
+			dmc_store(ep, p->dest, p->key, 0);
+			return 1;
+		}
 		FI_INFO(&wfi_prov, FI_LOG_EP_DATA,
 			"Direct Map write %u refused by %s (%s): sending it the software way\n",
 			msgid, wfi_addr_str(peer, name, sizeof(name)),
@@ -772,10 +794,15 @@ void wfi_rma_dm_progress(struct wfi_ep *ep)
 
 			wfi_list_del(&p->link);
 			p->resend = false;
-			r = send_request_once(ep, p->dest, WFI_OP_WRITE,
-					      p->whas_data ? WFI_HF_DATA : 0,
-					      p->wdata, &p->wrma, p->wiov,
-					      p->nwiov, p);
+			if (p->rop)
+				r = send_request_once(ep, p->dest, p->rop,
+						      p->rhflags, 0, &p->wrma,
+						      p->wiov, p->nwiov, p);
+			else
+				r = send_request_once(ep, p->dest, WFI_OP_WRITE,
+						      p->whas_data ? WFI_HF_DATA : 0,
+						      p->wdata, &p->wrma, p->wiov,
+						      p->nwiov, p);
 			if (r == -FI_EAGAIN) {
 				/* the next progress tries again */
 				p->resend = true;
@@ -783,13 +810,137 @@ void wfi_rma_dm_progress(struct wfi_ep *ep)
 				continue;
 			}
 			ep->ndm--;
-			ep->stat_sw_writes++;
+			if (!p->rop)
+				ep->stat_sw_writes++;
 			if (r < 0) {
 				pend_complete(ep, p, -r, -r, 0);
 				free(p);
 			}
 		}
 	}
+}
+
+/* May a read or an atomic on @key of @dest go to the target's kernel?
+ * When its answers said so; and before any answer, when this domain
+ * makes its MRs regions (provider keys), as the target's, being this
+ * provider's, does: a target that never calls into libfabric has no
+ * answer to give.  A key that is no region there is refused (EACCES,
+ * one of the key failures its kernel allows this address) and learnt. */
+static bool kernel_ok(struct wfi_ep *ep, fi_addr_t dest, uint64_t key)
+{
+	uint32_t mode = dmc_lookup(ep, dest, key);
+
+	if (wfi_kernel_rma == 0)
+		return false;
+	if (mode & WFI_DMC_KNOWN)
+		return mode & WFI_HF_KRMA;
+	return (ep->dom->mr_mode & FI_MR_PROV_KEY) && WFI_KEY_REGION(key);
+}
+
+/* Post @req (its cookie set here) to @dest's kernel for @p, which waits
+ * on ep->pending for the completion.  Return: 0; -FI_EAGAIN (not sent:
+ * try again); another error, for which the caller goes the software way.
+ * Lock held. */
+static ssize_t kernel_request(struct wfi_ep *ep, fi_addr_t dest,
+			      struct wind_rma *req, struct wfi_pend *p)
+{
+	char cbuf[CMSG_SPACE(sizeof(*req)) + CMSG_SPACE(sizeof(uint32_t))];
+	const union wfi_addr *sin = wfi_av_addr(ep->av, dest);
+	union wfi_addr to;
+	struct msghdr mh = { .msg_name = &to, .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	uint32_t msgid;
+	ssize_t n;
+
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+	if (!sin)
+		return -FI_EINVAL;
+	mh.msg_namelen = wfi_addr_to(ep, sin, &to);
+	/* the id a refusal's report names (ee_data): never 0 */
+	p->id = ++ep->next_id;
+	if (!(uint32_t)p->id)
+		p->id = ++ep->next_id;
+	msgid = (uint32_t)p->id;
+	req->cookie = p->id;
+	memset(cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_WIND;
+	cm->cmsg_type = WIND_CMSG_RMA;
+	cm->cmsg_len = CMSG_LEN(sizeof(*req));
+	memcpy(CMSG_DATA(cm), req, sizeof(*req));
+	cm = CMSG_NXTHDR(&mh, cm);
+	cm->cmsg_level = SOL_WIND;
+	cm->cmsg_type = WIND_CMSG_MSGID;
+	cm->cmsg_len = CMSG_LEN(sizeof(msgid));
+	memcpy(CMSG_DATA(cm), &msgid, sizeof(msgid));
+	do {
+		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = errno;
+
+		if (err == EAGAIN || err == ENOBUFS ||
+		    wfi_failed_by_report(ep, err))
+			return -FI_EAGAIN;
+		return -err;
+	}
+	p->dest = dest;
+	p->to = *sin;
+	p->key = req->key;
+	p->kernel = true;
+	p->probe_at = wfi_now_ms() + ep->probe_ms;
+	wfi_list_add_tail(&ep->pending, &p->link);
+	ep->ndm++;
+	return 0;
+}
+
+/**
+ * wfi_rma_kernel_done() - the target's kernel answered one of our requests
+ * @ep: the endpoint, lock held
+ * @rma: the completion (WIND_CMSG_RMA) of the socket's next message
+ * @len: that message's length: the bytes read or the old value
+ *
+ * Reads the message into the request's result buffers and completes it.
+ */
+void wfi_rma_kernel_done(struct wfi_ep *ep, const struct wind_rma *rma,
+			 size_t len)
+{
+	struct wfi_pend *p = NULL;
+	struct iovec iov[WFI_IOV_LIMIT];
+	struct msghdr mh = { .msg_iov = iov };
+	struct wfi_list *pos;
+
+	for (pos = ep->pending.next; pos != &ep->pending; pos = pos->next) {
+		struct wfi_pend *q = wfi_container_of(pos, struct wfi_pend, link);
+
+		if (q->kernel && q->id == rma->cookie) {
+			p = q;
+			break;
+		}
+	}
+	if (!p) {
+		wfi_discard_next(ep);
+		return;
+	}
+	memcpy(iov, p->res, p->nres * sizeof(*iov));
+	mh.msg_iovlen = p->nres;
+	wfi_recv_next(ep, &mh, 0);
+	wfi_list_del(&p->link);
+	ep->ndm--;
+	if (rma->op == WIND_RMA_READ)
+		ep->stat_kreads++;
+	else
+		ep->stat_katomics++;
+	if (rma->status)
+		pend_complete(ep, p, wfi_map_errno(-rma->status), -rma->status,
+			      0);
+	else if (p->nres && len != p->reslen)
+		pend_complete(ep, p, FI_EIO, EPROTO, 0);
+	else
+		pend_complete(ep, p, 0, 0, p->is_read ? len : 0);
+	free(p);
 }
 
 static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
@@ -813,6 +964,24 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 	p->reslen = len;
 	pthread_mutex_lock(&ep->dom->lock);
 	ep->stat_reads++;
+	if (len && len <= WIND_RMA_READ_MAX && kernel_ok(ep, src, key)) {
+		struct wind_rma req = {
+			.op = WIND_RMA_READ, .region = WFI_KEY_REGION(key),
+			.offset = addr, .key = key, .len = len,
+		};
+
+		p->rop = WFI_OP_READ;
+		p->wrma = rma;
+		ret = kernel_request(ep, src, &req, p);
+		if (ret == 0 || ret == -FI_EAGAIN) {
+			if (ret)
+				wfi_ep_progress(ep);
+			pthread_mutex_unlock(&ep->dom->lock);
+			if (ret)
+				free(p);
+			return ret;
+		}
+	}
 	ret = send_request(ep, src, WFI_OP_READ, 0, 0, &rma, NULL, 0, p);
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
@@ -835,6 +1004,73 @@ static int ioc_to_iov(const struct fi_ioc *ioc, size_t count, size_t sz,
 		*elems += ioc[i].count;
 	}
 	return 0;
+}
+
+/* The kernel's atomic for @op on @dt, one element: true with *@kop set */
+static bool kernel_op(enum fi_datatype dt, enum fi_op op, int kind,
+		      size_t elems, uint32_t *kop)
+{
+	if ((dt != FI_UINT64 && dt != FI_INT64) || elems != 1)
+		return false;
+	switch (op) {
+	case FI_SUM:
+		*kop = WIND_RMA_FETCH_ADD;
+		return kind != AK_COMPARE;
+	case FI_ATOMIC_READ:
+		*kop = WIND_RMA_FETCH_ADD;	/* of 0 */
+		return kind == AK_FETCH;
+	case FI_ATOMIC_WRITE:
+		*kop = WIND_RMA_SWAP;
+		return kind != AK_COMPARE;
+	case FI_CSWAP:
+		*kop = WIND_RMA_CMP_SWAP;
+		return kind == AK_COMPARE;
+	default:
+		return false;
+	}
+}
+
+/* An atomic the target's kernel may serve, posted there: true when it
+ * went (or must be tried again: *@ret -FI_EAGAIN), false for the
+ * software way.  The operands are copied into @p, for a refused one to
+ * go the software way after the caller's buffers are its own again
+ * (FI_INJECT).  Lock held. */
+static bool kernel_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
+			  const struct fi_ioc *cmpv, size_t elems,
+			  enum fi_datatype dt, enum fi_op op, int kind,
+			  fi_addr_t dest, uint64_t addr, uint64_t key,
+			  const struct wfi_rma *rma, uint16_t hflags,
+			  struct wfi_pend *p, ssize_t *ret)
+{
+	struct wind_rma req = {
+		.region = WFI_KEY_REGION(key), .offset = addr, .key = key,
+		.len = 8,
+	};
+	size_t n = 0;
+
+	if (!kernel_op(dt, op, kind, elems, &req.op) ||
+	    !kernel_ok(ep, dest, key) || (addr & 7))
+		return false;
+	if (op != FI_ATOMIC_READ) {
+		memcpy(&p->kbuf[0], opv[0].addr, 8);
+		p->wiov[n].iov_base = &p->kbuf[0];
+		p->wiov[n++].iov_len = 8;
+	}
+	if (kind == AK_COMPARE) {
+		memcpy(&p->kbuf[1], cmpv[0].addr, 8);
+		p->wiov[n].iov_base = &p->kbuf[1];
+		p->wiov[n++].iov_len = 8;
+	}
+	req.operand = op == FI_ATOMIC_READ ? 0 : p->kbuf[0];
+	req.compare = p->kbuf[1];
+	p->nwiov = n;
+	p->wrma = *rma;
+	p->rop = WFI_OP_ATOMIC;
+	p->rhflags = hflags;
+	*ret = kernel_request(ep, dest, &req, p);
+	if (*ret == -FI_EAGAIN)
+		wfi_ep_progress(ep);
+	return *ret == 0 || *ret == -FI_EAGAIN;
 }
 
 static ssize_t do_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
@@ -886,6 +1122,13 @@ static ssize_t do_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
 	}
 	pthread_mutex_lock(&ep->dom->lock);
 	ep->stat_atomics++;
+	if (kernel_atomic(ep, opv, cmpv, n_op, dt, op, kind, dest, addr, key,
+			  &rma, hflags, p, &ret)) {
+		pthread_mutex_unlock(&ep->dom->lock);
+		if (ret)
+			free(p);
+		return ret;
+	}
 	ret = send_request(ep, dest, WFI_OP_ATOMIC, hflags, 0, &rma, pay, npay, p);
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
@@ -955,9 +1198,16 @@ static char *rma_target(struct wfi_ep *ep, const struct wfi_rma *r,
  * a header when the domain counts remote writes) */
 static uint16_t mr_hint(struct wfi_ep *ep, const struct wfi_mr *mr)
 {
+	uint16_t h = 0;
+
 	if (!mr || !mr->kregion)
 		return 0;
-	return WFI_HF_DM | (ep->dom->rma_event ? WFI_HF_DM_EVENT : 0);
+	if (mr->access & FI_REMOTE_WRITE)
+		h = WFI_HF_DM | (ep->dom->rma_event ? WFI_HF_DM_EVENT : 0);
+	/* nothing here counts what the kernel serves */
+	if (!ep->dom->rma_event && !mr->rd_cntr && !mr->wr_cntr)
+		h |= WFI_HF_KRMA;
+	return h;
 }
 
 static void reply(struct wfi_ep *ep, const union wfi_addr *to,
@@ -1043,12 +1293,10 @@ static void handle_resp(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len)
 	mh.msg_iovlen = 1 + p->nres;
 	wfi_recv_next(ep, &mh, 0);
 	wfi_list_del(&p->link);
-	/* what the target says of the key: a region there, or not */
-	if (h->flags & WFI_HF_DM)
-		dmc_store(ep, p->dest, p->key,
-			  h->flags & (WFI_HF_DM | WFI_HF_DM_EVENT));
-	else if (dmc_lookup(ep, p->dest, p->key))
-		dmc_store(ep, p->dest, p->key, 0);
+	/* what the target says of the key: a region there (written by
+	 * Direct Map, read by its kernel), or not */
+	dmc_store(ep, p->dest, p->key, WFI_DMC_KNOWN |
+		  (h->flags & (WFI_HF_DM | WFI_HF_DM_EVENT | WFI_HF_KRMA)));
 	if (h->reserved)
 		pend_complete(ep, p, h->reserved, h->reserved, 0);
 	else if (len != p->reslen)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 #include <netinet/in.h>
+#include <linux/wind.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -128,6 +129,12 @@ struct wfi_rma {
  * WFI_HF_DM_EVENT its domain counts remote writes (Header Through). */
 #define WFI_HF_DM	0x10
 #define WFI_HF_DM_EVENT	0x20
+/* ... and its kernel may serve reads and atomics on it (one-sided, in
+ * softirq): no counter there counts them */
+#define WFI_HF_KRMA	0x40
+/* In a struct wfi_dmc's mode only: the target's answer was heard (mode
+ * holds what it said, maybe nothing else) */
+#define WFI_DMC_KNOWN	0x8000
 
 /* The initiator's memory of the targets' answers: keys that are Direct
  * Map regions there, per target (WFI_DMC_SIZE of them, the least recently
@@ -365,6 +372,7 @@ struct wfi_ep {
 	uint64_t		next_id;
 	uint64_t		stat_dm_writes, stat_sw_writes;	/* initiated */
 	uint64_t		stat_reads, stat_atomics;
+	uint64_t		stat_kreads, stat_katomics;	/* by its kernel */
 	uint64_t		stat_served;	/* requests applied as target */
 	uint64_t		stat_dm_refused;	/* async Direct Map refusals */
 	struct wfi_dmc		dmc[WFI_DMC_SIZE];
@@ -427,11 +435,20 @@ struct wfi_pend {
 	struct wfi_rma		wrma;
 	bool			whas_data;
 	uint64_t		wdata;
+	/* A read or an atomic the target's kernel serves (kernel): its
+	 * completion is a WIND_CMSG_RMA naming id; refused, it is sent
+	 * again the software way (resend) as rop with rhflags, its
+	 * operands in kbuf. */
+	bool			kernel;
+	uint8_t			rop;
+	uint16_t		rhflags;
+	uint64_t		kbuf[2];
 };
 
 extern struct fi_provider wfi_prov;
 extern int wfi_yield;	/* FI_WIND_YIELD */
 extern int wfi_stats;	/* FI_WIND_STATS */
+extern int wfi_kernel_rma;	/* FI_WIND_KERNEL_RMA: reads, atomics by it */
 
 #define WFI_WARN(subsys, ...) FI_WARN(&wfi_prov, subsys, __VA_ARGS__)
 
@@ -507,6 +524,8 @@ void wfi_rma_incoming(struct wfi_ep *ep, const struct wfi_hdr *h, size_t len,
 		      const union wfi_addr *from);
 void wfi_rma_peer_failed(struct wfi_ep *ep, const union wfi_addr *peer,
 			 int err);
+void wfi_rma_kernel_done(struct wfi_ep *ep, const struct wind_rma *rma,
+			 size_t len);
 unsigned int wfi_rma_refused(struct wfi_ep *ep, const union wfi_addr *peer,
 			     int err, uint32_t msgid);
 void wfi_rma_dm_progress(struct wfi_ep *ep);
