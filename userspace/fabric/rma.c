@@ -603,7 +603,7 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 	}
 	/* Direct Map if the target said the key is a region there */
 	mode = len ? dmc_lookup(ep, dest, key) : 0;
-	if (mode) {
+	if (mode & WFI_HF_DM) {
 		const union wfi_addr *sin = wfi_av_addr(ep->av, dest);
 		union wfi_addr to;
 		bool async;
