@@ -27,11 +27,15 @@
  * thread woken by poll() could, and a thread taking them would only add
  * a wakeup and the lock's contention to each.  So an endpoint that the
  * application progressed since the thread last looked is left out of
- * poll(), and looked at again WFI_THREAD_APP_MS later: once a look finds
+ * poll(), and looked at again WFI_THREAD_APP_MS later, then twice as
+ * late each time up to WFI_THREAD_APP_MAX_MS, and not while the
+ * application holds the lock (pthread_mutex_trylock(): a thread that
+ * slept on the mutex would wake it again when the application lets go,
+ * which on a full CPU takes it from the application): once a look finds
  * that the application did not progress it meanwhile, its socket is
- * polled again.  An endpoint whose process computes without calling
- * into libfabric is served about that much later than it would be at
- * once.  An endpoint whose
+ * polled again.  An endpoint whose process stops calling into libfabric
+ * is served at most WFI_THREAD_APP_MAX_MS later than it would be at
+ * once, and then at once while it does not call.  An endpoint whose
  * progress read nothing (its unexpected messages are at their bound,
  * FI_WIND_UNEXP_MAX) is left out of poll() for WFI_THREAD_IDLE_MS, so
  * that a socket that stays readable does not make the thread spin.
@@ -51,8 +55,11 @@
 
 #include "wind_fi.h"
 
-/* how often the thread looks at an endpoint the application progresses */
+/* how often the thread looks at an endpoint the application progresses:
+ * after 1 ms, then twice as long each look that finds it progressed
+ * again, up to WFI_THREAD_APP_MAX_MS */
 #define WFI_THREAD_APP_MS	1
+#define WFI_THREAD_APP_MAX_MS	16
 #define WFI_THREAD_IDLE_MS	10
 
 void wfi_thread_kick(struct wfi_domain *dom)
@@ -101,15 +108,16 @@ static void *progress_thread(void *arg)
 {
 	struct wfi_domain *dom = arg;
 	struct pollfd *pfd = NULL;
+	int app_ms = WFI_THREAD_APP_MS;
 	size_t cap = 0;
 
 	pthread_mutex_lock(&dom->lock);
 	while (!dom->stop) {
 		struct wfi_list *pos;
 		size_t n = 1;
-		int timeout = -1;
+		int timeout = -1, ready;
 		int64_t now = wfi_now_ms();
-		bool notify = false;
+		bool notify = false, app = false;
 
 		for (pos = dom->eps.next; pos != &dom->eps; pos = pos->next)
 			n++;
@@ -140,7 +148,7 @@ static void *progress_thread(void *arg)
 				/* the application progressed it lately: it
 				 * reads its messages itself; look again soon */
 				ep->thr_seen = ep->app_seq;
-				timeout = min_timeout(timeout, WFI_THREAD_APP_MS);
+				app = true;
 				continue;
 			}
 			if (ep->thr_idle_until > now) {
@@ -155,15 +163,31 @@ static void *progress_thread(void *arg)
 			pfd[n].revents = 0;
 			n++;
 		}
-		pthread_mutex_unlock(&dom->lock);
-		if (poll(pfd, n, timeout) > 0 && (pfd[0].revents & POLLIN)) {
-			uint64_t v;
-
-			if (read(dom->wake_fd, &v, sizeof(v)) < 0) {
-				/* another thread read it: woken all the same */
-			}
+		if (app) {
+			timeout = min_timeout(timeout, app_ms);
+			app_ms = app_ms * 2 > WFI_THREAD_APP_MAX_MS ?
+				 WFI_THREAD_APP_MAX_MS : app_ms * 2;
+		} else {
+			app_ms = WFI_THREAD_APP_MS;
 		}
-		pthread_mutex_lock(&dom->lock);
+		pthread_mutex_unlock(&dom->lock);
+		for (;;) {
+			ready = poll(pfd, n, timeout);
+			if (ready > 0 && (pfd[0].revents & POLLIN)) {
+				uint64_t v;
+
+				if (read(dom->wake_fd, &v, sizeof(v)) < 0) {
+					/* another thread read it: woken all
+					 * the same */
+				}
+			}
+			/* a timeout while the application holds the lock:
+			 * it is progressing; do not make it wait for us */
+			if (ready != 0 || !pthread_mutex_trylock(&dom->lock))
+				break;
+		}
+		if (ready != 0)
+			pthread_mutex_lock(&dom->lock);
 		if (dom->stop)
 			break;
 		now = wfi_now_ms();
