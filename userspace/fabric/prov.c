@@ -470,7 +470,6 @@ int wfi_kernel_rma = 1;
 
 static void wfi_cleanup(void)
 {
-	wfi_thread_stop_all();
 }
 
 struct fi_provider wfi_prov = {

@@ -229,26 +229,6 @@ static void *progress_thread(void *arg)
  *
  * Return: 0 or a negative FI_E*.
  */
-/* The domains whose thread runs: stopped when libfabric lets go of the
- * provider (fi_fini(), at exit) before it unloads us, for a process
- * that exits without closing its domains */
-static pthread_mutex_t wfi_running_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct wfi_domain *wfi_running;
-
-static void running_del(struct wfi_domain *dom)
-{
-	struct wfi_domain **p;
-
-	pthread_mutex_lock(&wfi_running_lock);
-	for (p = &wfi_running; *p; p = &(*p)->next_running) {
-		if (*p == dom) {
-			*p = dom->next_running;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&wfi_running_lock);
-}
-
 int wfi_thread_start(struct wfi_domain *dom)
 {
 	sigset_t all, old;
@@ -270,10 +250,6 @@ int wfi_thread_start(struct wfi_domain *dom)
 		goto err;
 	}
 	dom->thread_running = true;
-	pthread_mutex_lock(&wfi_running_lock);
-	dom->next_running = wfi_running;
-	wfi_running = dom;
-	pthread_mutex_unlock(&wfi_running_lock);
 	return 0;
 err:
 	WFI_WARN(FI_LOG_DOMAIN, "progress thread: %s\n", strerror(errno));
@@ -298,32 +274,10 @@ void wfi_thread_stop(struct wfi_domain *dom)
 	}
 	dom->stop = true;
 	pthread_mutex_unlock(&dom->lock);
-	running_del(dom);
 	wfi_thread_kick(dom);
 	pthread_join(dom->thread, NULL);
 	dom->thread_running = false;
 	close(dom->wake_fd);
 	close(dom->done_fd);
 	dom->wake_fd = dom->done_fd = -1;
-}
-
-/**
- * wfi_thread_stop_all() - stop every progress thread (provider cleanup)
- *
- * A process that exits without closing its domains would otherwise run
- * their threads in a provider libfabric has unloaded.
- */
-void wfi_thread_stop_all(void)
-{
-	struct wfi_domain *dom;
-
-	for (;;) {
-		pthread_mutex_lock(&wfi_running_lock);
-		dom = wfi_running;
-		pthread_mutex_unlock(&wfi_running_lock);
-		if (!dom)
-			return;
-		wfi_thread_stop(dom);
-		running_del(dom);	/* stopped before: off the list too */
-	}
 }

@@ -214,7 +214,6 @@ struct wfi_domain {
 	/* the progress thread (thread.c), FI_PROGRESS_AUTO */
 	bool			auto_progress;
 	bool			thread_running, stop;
-	struct wfi_domain	*next_running;	/* wfi_running, thread.c */
 	pthread_t		thread;
 	int			wake_fd;	/* eventfd: wakes the thread */
 	int			done_fd;	/* eventfd: the thread completed */
@@ -543,7 +542,6 @@ void wfi_stash_free(struct wfi_ep *ep);
 /* thread.c */
 int wfi_thread_start(struct wfi_domain *dom);
 void wfi_thread_stop(struct wfi_domain *dom);
-void wfi_thread_stop_all(void);
 void wfi_thread_kick(struct wfi_domain *dom);
 void wfi_thread_notify(struct wfi_domain *dom);
 extern int wfi_progress_auto;	/* FI_WIND_PROGRESS is not "manual" */

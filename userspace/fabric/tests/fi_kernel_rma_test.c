@@ -281,8 +281,12 @@ static int client(const char *file)
 	if (f)
 		fclose(f);
 	printf("# client: %d failures\n", failures);
-	/* exits without closing anything, as a program that fails may: the
-	 * provider stops its progress thread before libfabric unloads it */
+	fi_close(&ep->fid);
+	fi_close(&cq->fid);
+	fi_close(&av->fid);
+	fi_close(&domain->fid);
+	fi_close(&fabric->fid);
+	fi_freeinfo(info);
 	return failures ? 1 : 0;
 }
 
