@@ -227,6 +227,8 @@ pingpong() {
 		$v6 -I 20 -S "$size" -P "$port" \
 		"$([ -n "$v6" ] && echo "$ADDR6_B" || echo "$ADDR_B")" > "$TMP/pp-c.log" 2>&1
 	rc=$?
+	# a client that failed leaves its server waiting for it: end it
+	[ $rc = 0 ] || kill "$sp" 2>/dev/null
 	wait $sp || rc=1
 	sed -n '/bytes/,$p' "$TMP/pp-c.log" | diag
 	[ $rc = 0 ] || { diag < "$TMP/pp-c.log"; diag < "$TMP/pp-s.log"; }
