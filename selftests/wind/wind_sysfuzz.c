@@ -29,7 +29,7 @@
  *
  * It found, every few thousand operations, a send that waited for
  * send-buffer room while SO_ERROR was set return the errno as a positive
- * byte count (wait_for_sndbuf() in net/wind/output.c), and a sync send
+ * byte count (wait_for_sndbuf() in net/wind/sendmsg.c), and a sync send
  * restarted after SA_RESTART delivering its message twice; both fixed.
  * make check runs 10000 operations, `make fuzz` 100000.
  *

@@ -300,6 +300,24 @@ void wfi_rma_free(struct wfi_ep *ep)
 
 /* --- the initiator --- */
 
+/* sendmsg() of @mh, not waiting.  Return: 0; -FI_EAGAIN when it may go
+ * later (a full buffer, or a failure report's SO_ERROR that said all);
+ * else -errno. */
+static ssize_t send_nowait(struct wfi_ep *ep, struct msghdr *mh)
+{
+	ssize_t n;
+
+	do {
+		n = sendmsg(ep->fd, mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n >= 0)
+		return 0;
+	if (errno == EAGAIN || errno == ENOBUFS ||
+	    wfi_failed_by_report(ep, errno))
+		return -FI_EAGAIN;
+	return -errno;
+}
+
 /* Send a request; on success it waits on ep->pending for its answer.
  * -FI_EAGAIN: not sent, try again (after progress).  Lock held. */
 static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
@@ -336,15 +354,12 @@ static ssize_t send_request_once(struct wfi_ep *ep, fi_addr_t dest, uint8_t op,
 	iov[1].iov_len = sizeof(*rma);
 	memcpy(&iov[2], pay, npay * sizeof(*pay));
 	mh.msg_iovlen = 2 + npay;
-	do {
-		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
+	n = send_nowait(ep, &mh);
+	if (n == -FI_EAGAIN)
+		return n;
 	if (n < 0) {
-		int err = errno;
+		int err = -n;
 
-		if (err == EAGAIN || err == ENOBUFS ||
-		    wfi_failed_by_report(ep, err))
-			return -FI_EAGAIN;
 		if (err == EMSGSIZE)
 			return -FI_EMSGSIZE;
 		pend_complete(ep, p, wfi_map_errno(err), err, 0);
@@ -875,17 +890,9 @@ static ssize_t kernel_request(struct wfi_ep *ep, fi_addr_t dest,
 	cm->cmsg_type = WIND_CMSG_MSGID;
 	cm->cmsg_len = CMSG_LEN(sizeof(msgid));
 	memcpy(CMSG_DATA(cm), &msgid, sizeof(msgid));
-	do {
-		n = sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		int err = errno;
-
-		if (err == EAGAIN || err == ENOBUFS ||
-		    wfi_failed_by_report(ep, err))
-			return -FI_EAGAIN;
-		return -err;
-	}
+	n = send_nowait(ep, &mh);
+	if (n < 0)
+		return n;
 	p->dest = dest;
 	p->to = *sin;
 	p->key = req->key;

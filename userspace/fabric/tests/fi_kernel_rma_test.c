@@ -133,6 +133,16 @@ static void must_ok(void *ctx, const char *what)
 	}
 }
 
+static void teardown(void)
+{
+	fi_close(&ep->fid);
+	fi_close(&cq->fid);
+	fi_close(&av->fid);
+	fi_close(&domain->fid);
+	fi_close(&fabric->fid);
+	fi_freeinfo(info);
+}
+
 static char *done_name(const char *file)
 {
 	char *d = malloc(strlen(file) + 6);
@@ -185,12 +195,7 @@ static int server(const char *file)
 		     (unsigned long long)a[2], (unsigned long long)a[3], NADD);
 	printf("# server: %d failures\n", failures);
 	fi_close(&mr->fid);
-	fi_close(&ep->fid);
-	fi_close(&cq->fid);
-	fi_close(&av->fid);
-	fi_close(&domain->fid);
-	fi_close(&fabric->fid);
-	fi_freeinfo(info);
+	teardown();
 	unlink(done);
 	return failures ? 1 : 0;
 }
@@ -281,12 +286,7 @@ static int client(const char *file)
 	if (f)
 		fclose(f);
 	printf("# client: %d failures\n", failures);
-	fi_close(&ep->fid);
-	fi_close(&cq->fid);
-	fi_close(&av->fid);
-	fi_close(&domain->fid);
-	fi_close(&fabric->fid);
-	fi_freeinfo(info);
+	teardown();
 	return failures ? 1 : 0;
 }
 
