@@ -490,7 +490,7 @@ TEST_F(dsm, registration_errors)
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
 	EXPECT_EQ(EEXIST, errno);			/* duplicate id */
 	r.id = 7;
-	r.flags = 8;	/* not a WIND_REGION_F_* */
+	r.flags = 0x80000000;	/* not a WIND_REGION_F_* */
 	EXPECT_EQ(-1, setsockopt(self->rx, SOL_WIND, WIND_REGION_ADD, &r, sizeof(r)));
 	EXPECT_EQ(EINVAL, errno);			/* flags */
 	r.flags = 0;

@@ -604,7 +604,7 @@ TEST_F(rma, region_flags_refuse_what_they_forbid)
 	EXPECT_EQ(EFAULT, errno);
 	ASSERT_EQ(0, region_add(self->rx, ro, self->page, 20,
 				WIND_REGION_F_NO_WRITE));
-	EXPECT_EQ(-1, region_add(self->rx, ro, self->page, 21, 8));
+	EXPECT_EQ(-1, region_add(self->rx, ro, self->page, 21, 0x100));
 	EXPECT_EQ(EINVAL, errno);
 
 	/* no write: read yes; atomics, Direct Map and landings no */
