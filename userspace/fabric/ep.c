@@ -178,7 +178,7 @@ static int ep_close(struct fid *fid)
 	if (wfi_stats) {
 		char name[WFI_ADDRSTRLEN];
 
-		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu; messages chunked %llu sent, %llu received; served by the target's kernel: reads %llu, atomics %llu\n",
+		fprintf(stderr, "fi_wind: endpoint %s: RMA writes %llu Direct Map, %llu software (%llu refused as Direct Map); reads %llu; atomics %llu; requests served %llu; messages chunked %llu sent, %llu received; one-sided by the targets' kernels: %llu reads, %llu atomic operations\n",
 			wfi_addr_str(&ep->name, name, sizeof(name)),
 			(unsigned long long)ep->stat_dm_writes,
 			(unsigned long long)ep->stat_sw_writes,

@@ -940,6 +940,12 @@ void wfi_rma_kernel_done(struct wfi_ep *ep, const struct wind_rma *rma,
 		ep->stat_kreads++;
 	else
 		ep->stat_katomics++;
+	/* a key its kernel served is a region there, in a domain that
+	 * counts nothing (WFI_HF_KRMA): Direct Map may write it too, until
+	 * a refusal or an answer of the target's says otherwise */
+	if (!rma->status && !(dmc_lookup(ep, p->dest, p->key) & WFI_DMC_KNOWN))
+		dmc_store(ep, p->dest, p->key,
+			  WFI_DMC_KNOWN | WFI_HF_KRMA | WFI_HF_DM);
 	if (rma->status)
 		pend_complete(ep, p, wfi_map_errno(-rma->status), -rma->status,
 			      0);
