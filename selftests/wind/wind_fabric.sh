@@ -310,7 +310,7 @@ conform inject "FI_INJECT in the op flags or fi_sendmsg() flags completes; fi_in
 conform directed "FI_DIRECTED_RECV only when asked; src_addr ignored without it; an address inserted later; AV removal and reinsertion; clients that come and go"
 conform mrbind "fi_mr_bind() of counters to MRs registered with flags 0 (FI_REMOTE_WRITE, and 0), counting exactly"
 conform startup "a client sending before its server's endpoint exists on 127.0.0.1: every message arrives, in order, no error"
-conform auto "FI_PROGRESS_AUTO: reads, atomics and writes served by a target that never calls libfabric; FI_PROGRESS_MANUAL honoured"
+conform auto "FI_PROGRESS_AUTO: reads and atomics served by a target that never calls libfabric; FI_PROGRESS_MANUAL honoured for what its kernel does not serve"
 
 # 17: reads and atomics served by the target's kernel: the server
 # (FI_PROGRESS_MANUAL, so no thread of its process serves anything)
