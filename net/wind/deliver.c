@@ -90,7 +90,6 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 	struct sk_buff *skb, *tmp, *head = NULL, **tail = NULL, *hdr = NULL;
 	struct sk_buff_head frags;
 	unsigned int count = 0;
-	u32 written = 0;
 	bool bad = false;
 	int ret;
 
@@ -147,21 +146,12 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		return;
 	}
 	if (WIND_SKB_CB(head)->flags & WIND_F_DSM) {
-		u8 mode = 0;
-
-		skb_copy_bits(head, 0, &mode, sizeof(mode));
-		ret = wind_dsm_deliver(peer, head, &written, &hdr);
+		ret = wind_dsm_deliver(peer, head, &hdr);
 		if (ret < 0) {
 			wind_peer_event(peer, WIND_PEER_EVENT_DSM_REFUSED, -ret);
 			refuse(peer, start, -ret);
 			drop_skb(peer, head);
 			return;
-		}
-		/* one-sided requests and answers count as theirs (rma.c) */
-		if (mode < WIND_DSM_WIRE_RMA) {
-			WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_DSM_WRITES);
-			WIND_ADD_STATS(sock_net(sk), WIND_MIB_IN_DSM_BYTES,
-				       written);
 		}
 		peer->rx_messages++;
 		trace_wind_deliver(peer, head, start);

@@ -368,14 +368,15 @@ struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
  * wind_dsm_deliver() - carry out the DSM mode of a reassembled message
  * @peer: the sender, its socket locked
  * @skb: the message: struct wind_dsmhdr, then header, then data
- * @written: set to the data bytes written
  * @hdr: set, for Header Through and Header Diff, to a new skb for
  *	recvmsg(): the wind_dsm record, then the header
  *
  * Everything that can fail (checks, the allocation of @hdr) happens
  * before the first byte is written: a refused message writes nothing.
  *
- * One-sided requests and their answers go to rma.c once the region's key
+ * A message the DSM modes wrote counts in InDsmWrites and InDsmBytes.
+ * One-sided requests and their answers, which count as theirs, go to
+ * rma.c once the region's key
  * (a request's) or the message's form (an answer's) is checked.
  *
  * Return: 1 when *@hdr must be queued (@skb consumed), 2 when @skb must
@@ -383,12 +384,12 @@ struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
  * refusal (nothing was written).
  */
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
-		     u32 *written, struct sk_buff **hdr)
+		     struct sk_buff **hdr)
 {
 	struct wind_dsmhdr dh;
 	struct wind_dsm *rec;
 	struct wind_region_k *r;
-	u32 hdr_len, data_len, region;
+	u32 hdr_len, data_len, region, written;
 	u64 offset, key;
 	struct sk_buff *h = NULL;
 	int data_off, err;
@@ -400,7 +401,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	offset = be64_to_cpu(dh.offset);
 	key = be64_to_cpu(dh.key);
 	if (dh.mode == WIND_DSM_WIRE_RMA_REPLY)
-		return wind_rma_reply_rcv(peer, skb, &dh, written, hdr);
+		return wind_rma_reply_rcv(peer, skb, &dh, hdr);
 	if (((dh.mode < WIND_DSM_DIRECT_MAP || dh.mode > WIND_DSM_HEADER_DIFF) &&
 	     dh.mode != WIND_DSM_WIRE_RMA) || hdr_len > skb->len - sizeof(dh))
 		return -EINVAL;
@@ -411,7 +412,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	if (!r)
 		return err;
 	if (dh.mode == WIND_DSM_WIRE_RMA)
-		return wind_rma_serve(peer, r, &dh, skb, written);
+		return wind_rma_serve(peer, r, &dh, skb);
 	if (r->flags & WIND_REGION_F_NO_WRITE)
 		return -EACCES;
 	offset = wind_region_off(r, offset);
@@ -419,7 +420,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 		return -ERANGE;
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
 		err = wind_diff_walk(NULL, offset, r->len, skb, data_off,
-				     data_len, written);
+				     data_len, &written);
 		if (err)
 			return err;
 	} else if (data_len > r->len - offset) {
@@ -440,12 +441,15 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	}
 
 	if (dh.mode == WIND_DSM_DIRECT_DIFF || dh.mode == WIND_DSM_HEADER_DIFF) {
-		wind_diff_walk(r, offset, r->len, skb, data_off, data_len, written);
+		wind_diff_walk(r, offset, r->len, skb, data_off, data_len,
+			       &written);
 	} else {
 		wind_region_write(r, offset, skb, data_off, data_len);
-		*written = data_len;
+		written = data_len;
 	}
-	trace_wind_dsm_write(peer, dh.mode, region, offset, *written);
+	trace_wind_dsm_write(peer, dh.mode, region, offset, written);
+	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_WRITES);
+	WIND_ADD_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_BYTES, written);
 	if (!h)
 		return 0;
 	rec->mode = dh.mode;
@@ -453,7 +457,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	rec->offset = be64_to_cpu(dh.offset);	/* as the sender named it */
 	rec->key = 0;		/* the receiver knows it; never echoed */
 	rec->hdr_len = hdr_len;
-	rec->data_len = *written;
+	rec->data_len = written;
 	*WIND_SKB_CB(h) = *WIND_SKB_CB(skb);
 	*hdr = h;
 	return 1;

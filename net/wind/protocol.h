@@ -803,7 +803,7 @@ void wind_region_write(struct wind_region_k *r, u64 off,
 void wind_region_write_buf(struct wind_region_k *r, u64 off, const void *buf,
 			   u32 len);
 int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
-		     u32 *written, struct sk_buff **hdr);
+		     struct sk_buff **hdr);
 
 /* rma.c: one-sided reads and atomics */
 struct wind_rma_wire {
@@ -819,11 +819,9 @@ struct wind_rma_wire {
 
 int wind_rma_request(const struct wind_rma *req, struct wind_rma_wire *w);
 int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
-		   const struct wind_dsmhdr *dh, struct sk_buff *skb,
-		   u32 *written);
+		   const struct wind_dsmhdr *dh, struct sk_buff *skb);
 int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
-		       const struct wind_dsmhdr *dh, u32 *written,
-		       struct sk_buff **done);
+		       const struct wind_dsmhdr *dh, struct sk_buff **done);
 void wind_rma_completion(const struct sk_buff *skb, struct wind_rma *rma);
 bool wind_rma_must_wait(struct wind_peer *peer, const struct sk_buff *skb);
 void wind_deliver_stalled(struct sock *sk);

@@ -122,7 +122,10 @@ static u64 rma_atomic(struct wind_region_k *r, u64 off, u8 op, u64 operand,
 	return old;
 }
 
-/* An iterator over @len bytes at @off of @r: the bvecs it returns */
+/* An iterator over @len bytes at @off of @r.  Returns its bvecs,
+ * allocated GFP_ATOMIC (softirq, socket locked), which the caller frees
+ * once the packets are filled: the pages stay pinned by the region.
+ */
 static struct bio_vec *rma_read_iter(struct wind_region_k *r, u64 off,
 				     u32 len, struct iov_iter *it)
 {
@@ -156,7 +159,6 @@ static struct bio_vec *rma_read_iter(struct wind_region_k *r, u64 off,
  * @r: the region the request names, its key right
  * @dh: the request's wind_dsmhdr
  * @skb: the request: wind_dsmhdr, then wind_rmahdr
- * @written: set to the bytes an atomic changed
  *
  * Return: 0 once the answer is queued, or the refusal: -EACCES for a
  * region whose flags forbid the operation, -EINVAL for a malformed
@@ -165,8 +167,7 @@ static struct bio_vec *rma_read_iter(struct wind_region_k *r, u64 off,
  * take, -ENOMEM.  A refused request read and changed nothing.
  */
 int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
-		   const struct wind_dsmhdr *dh, struct sk_buff *skb,
-		   u32 *written)
+		   const struct wind_dsmhdr *dh, struct sk_buff *skb)
 {
 	u64 off = wind_region_off(r, be64_to_cpu(dh->offset)), operand, compare;
 	struct wind_rma_wire w = { };
@@ -178,7 +179,6 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 	u32 len;
 	int err;
 
-	*written = 0;
 	if (dh->hdr_len || skb->len != sizeof(*dh) + sizeof(w.rma) ||
 	    skb_copy_bits(skb, sizeof(*dh), &w.rma, sizeof(w.rma)))
 		return -EINVAL;
@@ -233,7 +233,6 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 		val = cpu_to_be64(rma_atomic(r, off, w.rma.op, operand,
 					     compare));
 		skb_store_bits(skb_peek(&q), sizeof(w), &val, sizeof(val));
-		*written = sizeof(u64);
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_RMA_ATOMICS);
 	} else {
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_RMA_READS);
@@ -250,7 +249,6 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
  * @peer: the server, its socket locked
  * @skb: the answer: wind_dsmhdr, the echoed wind_rmahdr, the result
  * @dh: its wind_dsmhdr
- * @written: set to the bytes that landed
  * @done: set, when the return is 1, to the completion to queue instead
  *	of @skb
  *
@@ -263,8 +261,7 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
  * -EINVAL for a malformed answer, -ENOMEM.
  */
 int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
-		       const struct wind_dsmhdr *dh, u32 *written,
-		       struct sk_buff **done)
+		       const struct wind_dsmhdr *dh, struct sk_buff **done)
 {
 	struct wind_region_k *r = NULL;
 	struct wind_rmahdr rh;
@@ -274,7 +271,6 @@ int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
 	u64 off;
 	int status = 0;
 
-	*written = 0;
 	if (ntohl(dh->hdr_len) != sizeof(rh) ||
 	    skb_copy_bits(skb, sizeof(*dh), &rh, sizeof(rh)))
 		return -EINVAL;
@@ -321,7 +317,6 @@ int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
 
 			wind_region_write_buf(r, off, &old, sizeof(old));
 		}
-		*written = len;
 		trace_wind_dsm_write(peer, dh->mode, ntohl(dh->region), off,
 				     len);
 	}

@@ -1130,11 +1130,13 @@ static char *scratch(size_t size)
 
 /* ---- the server's CPU (rr, read) ------------------------------------- */
 
-/* Ask the server for OP_REGION or OP_RUSAGE (UDP: until it answers). */
-static void get_info(struct ctx *c, uint8_t op, struct wp_info *in,
-		     uint64_t *timeouts)
+/* Ask the server @op of exchange @seq; its answer, @len bytes that start
+ * with the same wp_hdr, into @out (UDP: asked again until it answers). */
+static void ask_server(struct ctx *c, uint8_t op, uint32_t seq, void *out,
+		       size_t len, uint64_t *timeouts)
 {
-	struct wp_hdr h = { .magic = WP_MAGIC, .op = op, .seq = next_seq++ };
+	struct wp_hdr h = { .magic = WP_MAGIC, .op = op, .seq = seq };
+	struct wp_hdr *got = out;
 	struct sockaddr_storage from;
 	char *msg;
 	int tries = 0;
@@ -1145,18 +1147,25 @@ static void get_info(struct ctx *c, uint8_t op, struct wp_info *in,
 
 		if (n < 0) {
 			if (++tries > 500)
-				die("no answer to %s",
-				    op == OP_REGION ? "REGION" : "RUSAGE");
+				die("no answer to %s", op == OP_REGION ? "REGION" :
+				    op == OP_RUSAGE ? "RUSAGE" : "STAT");
 			(*timeouts)++;
 			tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
 			continue;
 		}
 		if (n == 0)
 			die("connection closed by the server");
-		memcpy(in, msg, n < (ssize_t)sizeof(*in) ? (size_t)n : sizeof(*in));
-		if (n == sizeof(*in) && in->h.op == op && in->h.seq == h.seq)
+		memcpy(out, msg, (size_t)n < len ? (size_t)n : len);
+		if ((size_t)n == len && got->op == op && got->seq == seq)
 			return;
 	}
+}
+
+/* Ask the server for OP_REGION or OP_RUSAGE */
+static void get_info(struct ctx *c, uint8_t op, struct wp_info *in,
+		     uint64_t *timeouts)
+{
+	ask_server(c, op, next_seq++, in, sizeof(*in), timeouts);
 }
 
 /* The server's CPU around one repetition (its own exchanges excepted) */
@@ -1224,32 +1233,11 @@ static void pp_rep(struct ctx *c, struct row *r, int rep)
 	r->rep[rep] = median(s.v, s.n);
 }
 
-/* Ask the server what it received in the session (UDP: until it says). */
+/* Ask the server what it received in the session */
 static void get_stat(struct ctx *c, uint32_t session, struct wp_stat *st,
 		     uint64_t *timeouts)
 {
-	struct wp_hdr h = { .magic = WP_MAGIC, .op = OP_STAT, .seq = session };
-	struct sockaddr_storage from;
-	char *msg;
-	int tries = 0;
-
-	tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
-	for (;;) {
-		ssize_t n = rx(c, peer_fd(c, 0), peer_rb(c, 0), &msg, &from);
-
-		if (n < 0) {
-			if (++tries > 500)
-				die("no answer to STAT");
-			(*timeouts)++;
-			tx(c, peer_fd(c, 0), &c->addr[0], &h, sizeof(h), 0);
-			continue;
-		}
-		if (n == 0)
-			die("connection closed by the server");
-		memcpy(st, msg, n < (ssize_t)sizeof(*st) ? (size_t)n : sizeof(*st));
-		if (n == sizeof(*st) && st->h.op == OP_STAT && st->h.seq == session)
-			return;
-	}
+	ask_server(c, OP_STAT, session, st, sizeof(*st), timeouts);
 }
 
 /* Bulk: one-way messages for opt.secs, then the server's count; the
