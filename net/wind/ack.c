@@ -7,9 +7,25 @@
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "ack.h"
+#include "cc.h"
+#include "netns.h"
+#include "peer.h"
+#include "push.h"
+#include "sendmsg.h"
+#include "seq.h"
+#include "skb.h"
+#include "timers.h"
 #include "trace.h"
+#include "tx.h"
+#include "wq.h"
+
+/* Packets reported past a hole that make it lost at once (RACK's
+ * reordering window is 0 then) while the peer has shown no reordering
+ */
+#define WIND_DUPTHRESH		3
 
 static u32 wind_now_us(void)
 {
@@ -29,8 +45,8 @@ static u32 wind_now_us(void)
  * Its packets are marked retransmitted (Karn: no RTT sample from them)
  * and counted in the peer's retransmits and OutRetransmits.
  */
-void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb, u8 flags,
-		     enum wind_rtx_reason why)
+static void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb,
+			    u8 flags, enum wind_rtx_reason why)
 {
 	u32 n = WIND_SKB_CB(skb)->npkts;
 

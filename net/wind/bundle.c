@@ -9,8 +9,16 @@
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "bundle.h"
+#include "deliver.h"
+#include "netns.h"
+#include "peer.h"
+#include "skb.h"
+#include "sock.h"
+#include "tx.h"
+#include "wire.h"
 
 /* Does @peer hold small messages back to bundle them: its last send
  * said MSG_MORE, or the socket is corked (WIND_CORK), and close() is not

@@ -11,7 +11,10 @@
  */
 #include <net/sock.h>
 
-#include "protocol.h"
+#include "cc.h"
+#include "netns.h"
+#include "peer.h"
+#include "seq.h"
 #include "trace.h"
 
 /**

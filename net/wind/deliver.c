@@ -11,9 +11,27 @@
 #include <net/busy_poll.h>
 #include <net/ip.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "deliver.h"
+#include "dsm.h"
+#include "mem.h"
+#include "netlink.h"
+#include "netns.h"
+#include "offload.h"
+#include "peer.h"
+#include "rma.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
+#include "timers.h"
 #include "trace.h"
+#include "tx.h"
+#include "wire.h"
+#include "wq.h"
+
+/* A pure ACK at least every this many data packets (else delack_ms) */
+#define WIND_ACK_EVERY		16
 
 /* Refuse a message: consume its seqs, remember why for the ACKs. */
 static bool refuse(struct wind_peer *peer, u32 start, u32 error)

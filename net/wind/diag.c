@@ -14,8 +14,12 @@
 #include <linux/sock_diag.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "diag.h"
+#include "netns.h"
+#include "port.h"
+#include "sock.h"
 
 static bool diag_match(const struct sock *sk, const struct inet_diag_req_v2 *r)
 {

@@ -28,8 +28,14 @@
 #include <crypto/algapi.h>
 #include <kunit/visibility.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "dsm.h"
+#include "netns.h"
+#include "peer.h"
+#include "rma.h"
+#include "skb.h"
+#include "sock.h"
 #include "trace.h"
 
 /* Largest region: a bound on pinned memory per registration. */

@@ -13,8 +13,16 @@
 #include <net/ipv6.h>
 #include <net/route.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "icmp.h"
+#include "input.h"
+#include "netns.h"
+#include "peer.h"
+#include "port.h"
+#include "seq.h"
+#include "skb.h"
+#include "wire.h"
 
 /* The Wind header of the packet an ICMP or ICMPv6 error quotes
  * (skb->data: its IP header), past the UDP header if it went inside UDP,

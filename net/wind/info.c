@@ -9,8 +9,13 @@
 #include <linux/jiffies.h>
 #include <linux/uaccess.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "info.h"
+#include "peer.h"
+#include "sendmsg.h"
+#include "skb.h"
+#include "wq.h"
 
 static void peer_info_fill(const struct wind_peer *peer,
 			   struct wind_peer_info *info)

@@ -16,10 +16,27 @@
 #include <net/udp.h>
 #include <net/xfrm.h>
 #include <kunit/visibility.h>
+#include <uapi/linux/wind.h>
 
+#include "ack.h"
+#include "bundle.h"
 #include "compat.h"
-#include "protocol.h"
+#include "deliver.h"
+#include "icmp.h"
+#include "input.h"
+#include "netns.h"
+#include "offload.h"
+#include "peer.h"
+#include "port.h"
+#include "rma.h"
+#include "rwnd.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
+#include "tags.h"
 #include "trace.h"
+#include "tx.h"
+#include "wire.h"
 
 static const enum wind_mib_field wire_mib[] = {
 	[WIND_WIRE_SHORT]	= WIND_MIB_IN_ERR_SHORT,

@@ -25,8 +25,12 @@
 #include <linux/uio.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "dsm.h"
+#include "input.h"
+#include "skb.h"
+#include "wire.h"
 
 #define PEER_ADDR	htonl(INADDR_LOOPBACK + 1)	/* 127.0.0.2 */
 #define PEER_PORT	htons(40000)

@@ -7,8 +7,18 @@
 #include <net/ipv6.h>
 #include <net/protocol.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "diag.h"
+#include "icmp.h"
+#include "input.h"
+#include "mem.h"
+#include "netlink.h"
+#include "netns.h"
+#include "offload.h"
+#include "peer.h"
+#include "skb.h"
+#include "sock.h"
 
 static const struct net_protocol wind_protocol = {
 	.handler	= wind_rcv,

@@ -23,7 +23,8 @@
 #include <net/sock.h>
 
 #include "compat.h"
-#include "protocol.h"
+#include "mem.h"
+#include "sock.h"
 
 atomic_long_t wind_memory_allocated;
 DEFINE_PER_CPU(int, wind_memory_per_cpu_fw_alloc);

@@ -25,9 +25,15 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "netlink.h"
+#include "netns.h"
+#include "peer.h"
+#include "seq.h"
+#include "sock.h"
 #include "trace.h"
+#include "wq.h"
 
 /* The ranges of the net.wind.* sysctls (net/wind/netns.c).  Not const:
  * nla_policy.range is a pointer to non-const before 6.2.

@@ -10,9 +10,14 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
 #include "compat.h"
-#include "protocol.h"
+#include "netns.h"
+#include "port.h"
+#include "seq.h"
+#include "sock.h"
+#include "udp.h"
 
 unsigned int wind_net_id __read_mostly;
 

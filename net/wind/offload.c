@@ -52,9 +52,13 @@
 #include <net/ip6_checksum.h>
 #include <net/protocol.h>
 #include <net/udp.h>
+#include <uapi/linux/wind.h>
 
 #include "compat.h"
-#include "protocol.h"
+#include "netns.h"
+#include "offload.h"
+#include "skb.h"
+#include "wire.h"
 
 /**
  * wind_gso_segment() - cut a Wind GSO skb into the packets it stands for

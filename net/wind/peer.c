@@ -16,8 +16,22 @@
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "cc.h"
+#include "deliver.h"
+#include "mem.h"
+#include "netlink.h"
+#include "netns.h"
+#include "peer.h"
+#include "sendmsg.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
+#include "timers.h"
+#include "udp.h"
+#include "wire.h"
+#include "wq.h"
 
 /* Peers have a cache of their own: with an IPv6 address they no longer
  * fit kmalloc-512, and /proc/slabinfo counts them apart.
@@ -28,6 +42,14 @@ static struct kmem_cache *wind_peer_cachep;
 struct peer_key {
 	struct in6_addr addr;		/* an IPv4 one v4-mapped */
 	__be16 port;
+};
+
+/* The peers of a socket at one remote address */
+struct wind_addr {
+	struct rhash_head node;		/* in wind_sock.addrs */
+	struct in6_addr addr;		/* an IPv4 one v4-mapped */
+	u32 npeers;
+	struct rcu_head rcu;
 };
 
 static u32 peer_hash(const struct in6_addr *a, __be16 port, u32 seed)
@@ -240,6 +262,13 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 	return rhashtable_lookup_fast(&ws->peer_ht, &k, peer_params);
 }
 
+/* Does @peer get its packets inside UDP?  Its socket locked. */
+static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
+{
+	return peer->rx_udp ||
+	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
+}
+
 /* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
 static int peer_route6(struct wind_peer *peer)
 {
@@ -363,6 +392,8 @@ static bool peer_quiet(const struct wind_peer *peer)
 	       list_empty(&peer->sync_waiters) && !peer->ack_pending &&
 	       !peer->nrefused;
 }
+
+static void wind_peer_remove(struct wind_peer *peer);
 
 /* Peers peer_evict() looks at: the cost of a new peer at the bound stays
  * constant, however large the table.
@@ -688,7 +719,7 @@ void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
  * WIND_PEER_DEAD and puts its reference) and a sync sender about to wake
  * (it finds its waiter completed).
  */
-void wind_peer_remove(struct wind_peer *peer)
+static void wind_peer_remove(struct wind_peer *peer)
 {
 	struct wind_sock *ws = wind_sk(peer->sk);
 
@@ -732,7 +763,7 @@ void wind_peers_destroy(struct sock *sk)
  * Return: true when nothing is queued either way, nothing is owed to the
  * peer, and no packet went either way for peer_idle_s.
  */
-bool wind_peer_idle(const struct wind_peer *peer)
+static bool wind_peer_idle(const struct wind_peer *peer)
 {
 	unsigned long idle = READ_ONCE(wind_net(sock_net(peer->sk))->params.peer_idle_s) * HZ;
 

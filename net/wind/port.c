@@ -9,7 +9,9 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
-#include "protocol.h"
+#include "netns.h"
+#include "port.h"
+#include "sock.h"
 
 static struct hlist_head *port_bucket(struct wind_net *wn, u16 port)
 {

@@ -6,8 +6,17 @@
  * (tx.c), and arms the retransmission timer for what is in flight.
  */
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "bundle.h"
+#include "peer.h"
+#include "push.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
+#include "timers.h"
+#include "tx.h"
+#include "wq.h"
 
 /* Within the peer's window and the congestion window? */
 static bool wind_may_send(const struct wind_peer *peer)

@@ -41,8 +41,15 @@
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "dsm.h"
+#include "netns.h"
+#include "peer.h"
+#include "push.h"
+#include "rma.h"
+#include "sendmsg.h"
+#include "skb.h"
 #include "trace.h"
 
 static bool rma_op_ok(u8 op, u32 len)

@@ -11,7 +11,13 @@
 #include <linux/udp.h>
 #include <net/sock.h>
 
-#include "protocol.h"
+#include "deliver.h"
+#include "netns.h"
+#include "peer.h"
+#include "rwnd.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
 
 /* What one packet of mss payload costs a receive buffer: over veth,
  * the truesize the sender gave it, the larger of a one-packet message's
@@ -50,7 +56,7 @@ static unsigned int seq_truesize(const struct wind_peer *peer)
  * Return: the receive buffer in packets, capped by the window tunable
  * and the receive table.
  */
-u32 wind_full_window(const struct wind_peer *peer)
+static u32 wind_full_window(const struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
 

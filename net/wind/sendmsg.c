@@ -8,8 +8,16 @@
 #include <linux/uio.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "netns.h"
+#include "peer.h"
+#include "push.h"
+#include "rma.h"
+#include "sendmsg.h"
+#include "skb.h"
+#include "sock.h"
+#include "wire.h"
 
 /* The buffer of a write-queue packet of @size bytes of payload, its
  * headroom and shared info included

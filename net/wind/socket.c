@@ -13,8 +13,22 @@
 #include <net/ipv6.h>
 #include <net/transp_v6.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "dsm.h"
+#include "info.h"
+#include "input.h"
+#include "mem.h"
+#include "netns.h"
+#include "peer.h"
+#include "port.h"
+#include "push.h"
+#include "rma.h"
+#include "rwnd.h"
+#include "sendmsg.h"
+#include "skb.h"
+#include "sock.h"
+#include "tx.h"
 
 static int wind_init_sock(struct sock *sk)
 {

@@ -10,8 +10,19 @@
 #include <linux/jiffies.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "netlink.h"
+#include "netns.h"
+#include "peer.h"
+#include "skb.h"
+#include "sock.h"
+#include "tags.h"
+#include "timers.h"
+#include "tx.h"
+
+/* At most one CHALLENGE per peer in this long (restart claims) */
+#define WIND_CHALLENGE_GAP	(HZ / 10)
 
 /* Verified: the packet names our tag towards its sender, which only a
  * host that receives at the sender's address can know (wind.rst,

@@ -18,9 +18,19 @@
  */
 #include <linux/jiffies.h>
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "ack.h"
+#include "cc.h"
+#include "netns.h"
+#include "peer.h"
+#include "rma.h"
+#include "seq.h"
+#include "skb.h"
+#include "timers.h"
 #include "trace.h"
+#include "tx.h"
+#include "wq.h"
 
 static void peer_timer_arm(struct wind_peer *peer, struct timer_list *t,
 			   unsigned long expires)

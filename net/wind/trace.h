@@ -21,8 +21,11 @@
 #include <linux/tracepoint.h>
 #include <net/ipv6.h>
 #include <net/inet_sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "peer.h"
+#include "skb.h"
+#include "wq.h"
 
 /* Why a packet was sent again (wind_retransmit's reason) */
 #define WIND_RTX_REASONS			\

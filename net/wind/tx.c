@@ -17,10 +17,28 @@
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
+#include <uapi/linux/wind.h>
 
 #include "compat.h"
-#include "protocol.h"
+#include "netns.h"
+#include "offload.h"
+#include "peer.h"
+#include "rwnd.h"
+#include "sendmsg.h"
+#include "seq.h"
+#include "skb.h"
+#include "sock.h"
+#include "timers.h"
 #include "trace.h"
+#include "tx.h"
+#include "udp.h"
+#include "wire.h"
+#include "wq.h"
+
+/* What an answer to a peer that has not proven its address may take, at
+ * most: the largest ACK, inside UDP (wind_ack_budget_add())
+ */
+#define WIND_ACK_BUDGET_MAX	(WIND_ACK_LEN(WIND_MAX_NAKS) + 8)	/* + udphdr */
 
 /* What a device must do to carry a Wind GSO skb whole (offload.c) */
 #define WIND_GSO_FEATURES	(NETIF_F_GSO_SCTP | NETIF_F_FRAGLIST | NETIF_F_SG)

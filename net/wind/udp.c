@@ -27,9 +27,14 @@
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <uapi/linux/wind.h>
 
 #include "compat.h"
-#include "protocol.h"
+#include "icmp.h"
+#include "netns.h"
+#include "offload.h"
+#include "skb.h"
+#include "udp.h"
 
 /* A UDP tunnel's GSO skb of Wind packets made raw: SKB_GSO_SCTP and
  * gso_size as wind_rcv() takes them.

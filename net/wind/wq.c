@@ -12,8 +12,11 @@
  * first, as TCP splits its skbs (tcp_fragment()).
  */
 #include <net/sock.h>
+#include <uapi/linux/wind.h>
 
-#include "protocol.h"
+#include "peer.h"
+#include "skb.h"
+#include "wq.h"
 
 /* Move @bytes of @skb's truesize, charged to its socket, off it (they
  * went to another skb or were let go of)
