@@ -26,4 +26,13 @@
 #include <linux/netdevice.h>
 #endif
 
+/* A dump's request attributes, parsed by the core with the op's policy,
+ * moved into a struct genl_info in 6.2.
+ */
+#ifdef WIND_HAVE_GENL_INFO_DUMP
+#define wind_dump_attrs(cb)	(genl_info_dump(cb)->attrs)
+#else
+#define wind_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
 #endif /* _WIND_COMPAT_H */

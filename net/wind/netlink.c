@@ -3,7 +3,8 @@
  * The generic netlink family "wind": dump the sockets and their peers,
  * read the counters, read and set the tunables, all in the network
  * namespace of the requesting socket.  Documentation/netlink/specs/wind.yaml
- * describes the family; the policies here follow it attribute by attribute.
+ * describes the family; its policies and ops table are rendered from it
+ * by the kernel's ynl-gen-c into netlink-gen.c (scripts/ynl-gen).
  *
  * Locking: the socket dump is filled under wind_net.port_lock (nothing in
  * it sleeps).  The peer dump takes a reference on one socket at a time
@@ -27,58 +28,16 @@
 #include <net/sock.h>
 #include <uapi/linux/wind.h>
 
+#include "compat.h"
 #include "netlink.h"
+#include "netlink-ops.h"
+#include "netlink-gen.h"
 #include "netns.h"
 #include "peer.h"
 #include "seq.h"
 #include "sock.h"
 #include "trace.h"
 #include "wq.h"
-
-/* The ranges of the net.wind.* sysctls (net/wind/netns.c).  Not const:
- * nla_policy.range is a pointer to non-const before 6.2.
- */
-static struct netlink_range_validation rto_ms_range = {
-	.min	= 1,
-	.max	= 60000,
-};
-
-static struct netlink_range_validation peer_idle_s_range = {
-	.min	= 1,
-	.max	= 86400,
-};
-
-static struct netlink_range_validation unverified_max_range = {
-	.min	= 0,
-	.max	= 65536,
-};
-
-static struct netlink_range_validation dupack_ms_range = {
-	.min	= 0,
-	.max	= 60000,
-};
-
-static struct netlink_range_validation peers_max_range = {
-	.min	= 1,
-	.max	= 65536,
-};
-
-static const struct nla_policy peer_get_policy[WIND_A_PEER_SOCK_PORT + 1] = {
-	[WIND_A_PEER_SOCK_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
-};
-
-static const struct nla_policy params_set_policy[WIND_A_PARAMS_MAX + 1] = {
-	[WIND_A_PARAMS_RTO_MIN_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rto_ms_range),
-	[WIND_A_PARAMS_RTO_MAX_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &rto_ms_range),
-	[WIND_A_PARAMS_RETRIES]		= NLA_POLICY_RANGE(NLA_U32, 1, 100),
-	[WIND_A_PARAMS_WINDOW]		= NLA_POLICY_RANGE(NLA_U32, 1, WIND_RT_BITS),
-	[WIND_A_PARAMS_DELACK_MS]	= NLA_POLICY_RANGE(NLA_U32, 1, 1000),
-	[WIND_A_PARAMS_PEER_IDLE_S]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peer_idle_s_range),
-	[WIND_A_PARAMS_UNVERIFIED_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
-	[WIND_A_PARAMS_DUPACK_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &dupack_ms_range),
-	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &unverified_max_range),
-	[WIND_A_PARAMS_PEERS_MAX]	= NLA_POLICY_FULL_RANGE(NLA_U32, &peers_max_range),
-};
 
 /* The attribute of each counter of /proc/net/wind_stat */
 static const u16 stats_attr[WIND_MIB_MAX] = {
@@ -132,13 +91,18 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 	[WIND_MIB_IN_RMA_COMPLETIONS]	= WIND_A_STATS_IN_RMA_COMPLETIONS,
 };
 
+/* params-set's policy (netlink-gen.c) takes the window's ceiling from the
+ * spec.
+ */
+static_assert(WIND_RT_BITS == 1024);
+
 /* A new counter needs its attribute in the uapi header and the spec. */
 static_assert(WIND_A_STATS_MAX - WIND_A_STATS_PAD == WIND_MIB_MAX);
 
-enum wind_nlgrp {
-	WIND_NLGRP_PEERS,
-};
-
+/* netlink-gen.c renders this table too, but static, for the family
+ * struct ynl-gen-c writes only for protocol genetlink; params-set's
+ * uns-admin-perm needs genetlink-legacy, so the family is ours.
+ */
 static const struct genl_multicast_group wind_mcgrps[] = {
 	[WIND_NLGRP_PEERS] = { .name = WIND_MCGRP_PEERS, },
 };
@@ -205,9 +169,16 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* cb->args[0]: port bucket, cb->args[1]: socket index in the bucket */
-static int wind_nl_sock_get_dumpit(struct sk_buff *skb,
-				   struct netlink_callback *cb)
+/**
+ * wind_nl_sock_get_dumpit - dump the namespace's Wind sockets (sock-get)
+ * @skb: the reply being filled
+ * @cb: the dump's state: cb->args[0] is the port bucket, [1] the socket's
+ *      index in it
+ *
+ * Return: the reply's length, 0 at the end, or a negative errno.
+ */
+int wind_nl_sock_get_dumpit(struct sk_buff *skb,
+			    struct netlink_callback *cb)
 {
 	struct wind_net *wn = wind_net(sock_net(skb->sk));
 	unsigned long bucket = cb->args[0];
@@ -370,22 +341,16 @@ static bool port_bound(struct wind_net *wn, u16 port)
 }
 
 /* The port filter of a peer dump, 0 for none, or a negative errno.  The
- * core validated the request already; it is parsed here, in the first
- * dumpit call, because that is where cb->extack reaches the user on
- * every kernel we build for (6.1 has none in .start) and where the
- * request's attributes look the same (genl_dumpit_info() changed in 6.2).
+ * core parsed and validated the request with the op's policy before the
+ * first dumpit call; the port is checked here because that is where
+ * cb->extack reaches the user on every kernel we build for (6.1 has none
+ * in .start).
  */
 static int peer_dump_port(struct netlink_callback *cb, struct wind_net *wn)
 {
-	struct nlattr *tb[WIND_A_PEER_SOCK_PORT + 1];
 	struct nlattr *attr;
-	int err;
 
-	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, WIND_A_PEER_SOCK_PORT,
-			  peer_get_policy, cb->extack);
-	if (err)
-		return err;
-	attr = tb[WIND_A_PEER_SOCK_PORT];
+	attr = wind_dump_attrs(cb)[WIND_A_PEER_SOCK_PORT];
 	if (!attr)
 		return 0;
 	if (!port_bound(wn, nla_get_u16(attr))) {
@@ -396,11 +361,17 @@ static int peer_dump_port(struct netlink_callback *cb, struct wind_net *wn)
 	return nla_get_u16(attr);
 }
 
-/* cb->args[0]: port bucket, [1]: socket index in the bucket, [2]: peer
- * index in the socket, [3]: the port asked for, 0 for all, [4]: started.
+/**
+ * wind_nl_peer_get_dumpit - dump the peers of the namespace's sockets (peer-get)
+ * @skb: the reply being filled
+ * @cb: the dump's state: cb->args[0] is the port bucket, [1] the socket's
+ *      index in it, [2] the peer's index in the socket, [3] the port asked
+ *      for (0 for all), [4] whether the dump started
+ *
+ * Return: the reply's length, 0 at the end, or a negative errno.
  */
-static int wind_nl_peer_get_dumpit(struct sk_buff *skb,
-				   struct netlink_callback *cb)
+int wind_nl_peer_get_dumpit(struct sk_buff *skb,
+			    struct netlink_callback *cb)
 {
 	struct wind_net *wn = wind_net(sock_net(skb->sk));
 	unsigned long bucket = cb->args[0];
@@ -432,7 +403,14 @@ static int wind_nl_peer_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int wind_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wind_nl_stats_get_doit - the namespace's counters (stats-get)
+ * @skb: the request
+ * @info: the request's attributes and extack
+ *
+ * Return: 0, or a negative errno.
+ */
+int wind_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wind_net *wn = wind_net(genl_info_net(info));
 	struct sk_buff *msg;
@@ -463,7 +441,14 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wind_nl_params_get_doit - the namespace's tunables (params-get)
+ * @skb: the request
+ * @info: the request's attributes and extack
+ *
+ * Return: 0, or a negative errno.
+ */
+int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct wind_params *p = &wind_net(genl_info_net(info))->params;
 	struct sk_buff *msg;
@@ -513,7 +498,15 @@ static void param_apply(struct nlattr **tb, int type, int *field, int value)
 		WRITE_ONCE(*field, value);
 }
 
-static int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * wind_nl_params_set_doit - set some of the namespace's tunables (params-set)
+ * @skb: the request
+ * @info: the request's attributes, in the ranges the policy checked,
+ *        and extack
+ *
+ * Return: 0, or a negative errno; nothing is set unless all can be.
+ */
+int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct wind_params *cur = &wind_net(genl_info_net(info))->params;
 	struct nlattr **tb = info->attrs;
@@ -580,42 +573,14 @@ out:
 	return err;
 }
 
-static const struct genl_ops wind_genl_ops[] = {
-	{
-		.cmd		= WIND_CMD_SOCK_GET,
-		.dumpit		= wind_nl_sock_get_dumpit,
-	},
-	{
-		.cmd		= WIND_CMD_PEER_GET,
-		.dumpit		= wind_nl_peer_get_dumpit,
-		.policy		= peer_get_policy,
-		.maxattr	= WIND_A_PEER_SOCK_PORT,
-	},
-	{
-		.cmd		= WIND_CMD_STATS_GET,
-		.doit		= wind_nl_stats_get_doit,
-	},
-	{
-		.cmd		= WIND_CMD_PARAMS_GET,
-		.doit		= wind_nl_params_get_doit,
-	},
-	{
-		.cmd		= WIND_CMD_PARAMS_SET,
-		.doit		= wind_nl_params_set_doit,
-		.policy		= params_set_policy,
-		.maxattr	= WIND_A_PARAMS_MAX,
-		.flags		= GENL_UNS_ADMIN_PERM,
-	},
-};
-
 static struct genl_family wind_genl_family __ro_after_init = {
 	.name		= WIND_FAMILY_NAME,
 	.version	= WIND_FAMILY_VERSION,
 	.netnsok	= true,
 	.parallel_ops	= true,
 	.module		= THIS_MODULE,
-	.ops		= wind_genl_ops,
-	.n_ops		= ARRAY_SIZE(wind_genl_ops),
+	.ops		= wind_nl_ops,	/* netlink-ops.h */
+	.n_ops		= ARRAY_SIZE(wind_nl_ops),
 	.mcgrps		= wind_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(wind_mcgrps),
 	/* .resv_start_op stays 0: every command is validated strictly, the
