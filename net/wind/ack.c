@@ -50,6 +50,7 @@ static void wind_retransmit(struct wind_peer *peer, struct sk_buff *skb,
 {
 	u32 n = WIND_SKB_CB(skb)->npkts;
 
+	wind_peer_assert_held(peer);
 	trace_wind_retransmit(peer, skb, why);
 	WIND_SKB_CB(skb)->retransmitted = 1;
 	peer->retransmits += n;
@@ -73,6 +74,7 @@ void wind_retransmit_one(struct wind_peer *peer, struct sk_buff *skb,
 {
 	u32 n = WIND_SKB_CB(skb)->npkts;
 
+	wind_peer_assert_held(peer);
 	if (n > 1 && !wind_wq_split(peer, skb, last ? n - 1 : 1) && last)
 		skb = skb->next;
 	wind_retransmit(peer, skb, flags, why);
@@ -220,8 +222,10 @@ static u32 rack_detect_loss(struct wind_peer *peer, u32 now)
  */
 void wind_rack_reo_timeout(struct wind_peer *peer)
 {
-	u32 timeout = rack_detect_loss(peer, wind_now_us());
+	u32 timeout;
 
+	wind_peer_assert_held(peer);
+	timeout = rack_detect_loss(peer, wind_now_us());
 	if (peer->snd_una != peer->snd_nxt)
 		wind_rtx_timer_arm(peer);
 	if (timeout)
@@ -403,6 +407,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	struct sk_buff *skb;
 	unsigned int i;
 
+	wind_peer_assert_held(peer);
 	if (wind_seq_after(ack, peer->snd_max)) {
 		/* acks what was never sent: bogus */
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_ERR_ACK);

@@ -55,6 +55,7 @@ unsigned int wind_bundle_run(const struct wind_peer *peer,
 	unsigned int n = 0, len = 0, max;
 	bool sync = false;
 
+	wind_peer_assert_held(peer);
 	max = min3((u32)WIND_BUNDLE_MAX, peer->snd_wnd_end - peer->snd_nxt,
 		   peer->cwnd - in_flight);
 	for (;;) {
@@ -99,6 +100,7 @@ int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
 	struct wind_skb_cb bcb;
 	unsigned int i;
 
+	wind_peer_assert_held(peer);
 	if (!wind_route_ok(peer))
 		return -EHOSTUNREACH;
 	bskb = alloc_skb(WIND_HEADROOM + bytes, GFP_ATOMIC);
@@ -176,6 +178,7 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	u32 seq = ntohl(wh->seq);
 	unsigned int now = 0;
 
+	wind_peer_assert_held(peer);
 	wind_data_mark_napi(peer->sk, skb);
 	wind_skb_addrs(skb, &saddr, &daddr);
 	WIND_INC_STATS(net, WIND_MIB_IN_BUNDLES);

@@ -29,6 +29,7 @@ void wind_cwnd_grow(struct wind_peer *peer, u32 acked)
 {
 	u32 old = peer->cwnd;
 
+	wind_peer_assert_held(peer);
 	if (!acked || wind_seq_before(peer->snd_una, peer->recover))
 		return;
 	if (peer->cwnd < peer->ssthresh) {
@@ -55,6 +56,7 @@ void wind_cwnd_reduce(struct wind_peer *peer, bool timeout)
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
 	u32 old = peer->cwnd;
 
+	wind_peer_assert_held(peer);
 	if (!timeout && wind_seq_before(peer->snd_una, peer->recover))
 		return;
 	peer->ssthresh = max_t(u32, in_flight / 2, WIND_CWND_MIN);

@@ -232,6 +232,7 @@ void wind_deliver_stalled(struct sock *sk)
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
 
+	wind_sock_assert_held(sk);
 	ws->rma_stalled = 0;
 	list_for_each_entry(peer, &ws->peer_list, node) {
 		if (!peer->rma_stalled)
@@ -319,6 +320,7 @@ static bool drop_one_ooo(struct wind_peer *peer)
  */
 void wind_rq_prune(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	while (drop_ooo_tail(peer))
 		;
 }
@@ -480,6 +482,7 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	u16 nfrags = cb->nfrags;
 	u8 flags = cb->flags;
 
+	wind_peer_assert_held(peer);
 	if (!peer->rt) {
 		peer->rt = wind_sk_kmalloc(sk, sizeof(*peer->rt), GFP_ATOMIC);
 		if (!peer->rt)
@@ -589,6 +592,7 @@ static bool dupack_limited(struct wind_peer *peer)
  */
 void wind_data_ack(struct wind_peer *peer, unsigned int how)
 {
+	wind_peer_assert_held(peer);
 	if ((how & WIND_RX_ACK_NOW) || peer->ack_pending >= WIND_ACK_EVERY ||
 	    ((how & WIND_RX_ACK_DUP) && !dupack_limited(peer)))
 		wind_send_ack(peer);
@@ -610,6 +614,7 @@ void wind_data_ack(struct wind_peer *peer, unsigned int how)
  */
 void wind_data_mark_napi(struct sock *sk, const struct sk_buff *skb)
 {
+	wind_sock_assert_held(sk);
 	if (sk->sk_state == TCP_ESTABLISHED)
 		sk_mark_napi_id(sk, skb);
 	else
@@ -642,6 +647,7 @@ static void data_cb_fill(struct sk_buff *skb)
  */
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb)
 {
+	wind_peer_assert_held(peer);
 	wind_data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	skb_pull(skb, WIND_DATA_HLEN);
@@ -805,6 +811,7 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
 	unsigned int now = 0;
 	bool head;
 
+	wind_peer_assert_held(peer);
 	wind_data_mark_napi(peer->sk, skb);
 	data_cb_fill(skb);
 	first = *WIND_SKB_CB(skb);
@@ -895,6 +902,7 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest)
 	struct wind_rtable *rt = peer->rt;
 	u32 gap = oldest - peer->rcv_nxt;
 
+	wind_peer_assert_held(peer);
 	peer->rcv_nxt = oldest;
 	if (rt) {
 		/* what arrived beyond the gap stays recorded */
@@ -916,6 +924,7 @@ void wind_purge_rx(struct wind_peer *peer)
 	struct wind_sock *ws = wind_sk(peer->sk);
 	struct sk_buff *skb;
 
+	wind_peer_assert_held(peer);
 	if (ws->rcv_claim == peer)
 		ws->rcv_claim = NULL;
 	while ((skb = skb_peek(&peer->rq))) {

@@ -109,7 +109,7 @@ int wind_region_add(struct sock *sk, const struct wind_region *reg)
 	int pinned, err;
 	bool write;
 
-	sock_owned_by_me(sk);
+	wind_sock_assert_held(sk);
 	if ((reg->flags & ~WIND_REGION_F_ALL) || !reg->len ||
 	    reg->len > WIND_REGION_MAX ||
 	    reg->addr + reg->len < reg->addr)
@@ -188,7 +188,7 @@ int wind_region_del(struct sock *sk, u32 id)
 {
 	struct wind_region_k *r;
 
-	sock_owned_by_me(sk);
+	wind_sock_assert_held(sk);
 	r = xa_erase(&wind_sk(sk)->regions, id);
 	if (!r)
 		return -ENOENT;
@@ -206,6 +206,7 @@ void wind_regions_destroy(struct sock *sk)
 	struct wind_region_k *r;
 	unsigned long id;
 
+	wind_sock_assert_held(sk);
 	xa_for_each(&ws->regions, id, r) {
 		xa_erase(&ws->regions, id);
 		region_free(r);
@@ -356,6 +357,7 @@ struct wind_region_k *wind_region_get(struct wind_peer *peer, u32 id, u64 key,
 	struct wind_keyfail *kf = keyfail_slot(ws, &peer->daddr6);
 	struct wind_region_k *r;
 
+	wind_peer_assert_held(peer);
 	if (keyfail_empty(kf)) {
 		WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_IN_DSM_LIMITED);
 		*err = -EBUSY;
@@ -400,6 +402,7 @@ int wind_dsm_deliver(struct wind_peer *peer, struct sk_buff *skb,
 	struct sk_buff *h = NULL;
 	int data_off, err;
 
+	wind_peer_assert_held(peer);
 	if (skb_copy_bits(skb, 0, &dh, sizeof(dh)))
 		return -EINVAL;
 	hdr_len = ntohl(dh.hdr_len);

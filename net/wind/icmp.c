@@ -111,6 +111,7 @@ void wind_icmp_error_rcv(struct sock *sk, struct sk_buff *skb)
 	struct wind_peer *peer;
 	int type, code;
 
+	wind_sock_assert_held(sk);
 	if (!wh)
 		return;
 	quoted_addrs(skb, &saddr, &daddr);

@@ -337,6 +337,7 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	struct wind_peer *peer;
 	u8 type;
 
+	wind_sock_assert_held(sk);
 	/* after the extension headers: an ICMPv6 error behind a hop-by-hop
 	 * header is no Wind packet, and was not validated as one
 	 */

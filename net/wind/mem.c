@@ -58,9 +58,12 @@ static bool memcg_over_max(const struct sock *sk)
  */
 static bool rmem_charge(struct sock *sk, int size, bool force)
 {
-	int delta = size - sk->sk_forward_alloc;
-	bool ok = delta <= 0 || __sk_mem_schedule(sk, delta, SK_MEM_RECV);
+	int delta;
+	bool ok;
 
+	lockdep_assert_held(&wind_sk(sk)->mem_lock);
+	delta = size - sk->sk_forward_alloc;
+	ok = delta <= 0 || __sk_mem_schedule(sk, delta, SK_MEM_RECV);
 	if (ok && !force && memcg_over_max(sk) &&
 	    atomic_read(&sk->sk_rmem_alloc) >= wind_rmem_min) {
 		/* give back the pages not in use */

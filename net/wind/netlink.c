@@ -232,7 +232,7 @@ static int peer_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	struct sock *sk = peer->sk;
 	void *hdr;
 
-	sock_owned_by_me(sk);
+	wind_peer_assert_held(peer);
 	hdr = dump_msg_put(skb, cb, WIND_CMD_PEER_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -635,6 +635,7 @@ void wind_peer_event(const struct wind_peer *peer, enum wind_peer_event event,
 	struct net *net = sock_net(peer->sk);
 	struct sk_buff *msg;
 
+	wind_peer_assert_held(peer);
 	trace_wind_peer(peer, event, err);
 	if (!genl_has_listeners(&wind_genl_family, net, WIND_NLGRP_PEERS))
 		return;

@@ -141,7 +141,7 @@ void wind_peers_free_tables(struct sock *sk)
 {
 	struct wind_sock *ws = wind_sk(sk);
 
-	sock_owned_by_me(sk);
+	wind_sock_assert_held(sk);
 	if (!ws->tables_ok)
 		return;
 	ws->tables_ok = 0;
@@ -236,6 +236,7 @@ u32 wind_local_tag(struct sock *sk, const struct in6_addr *daddr,
  */
 void wind_peer_verified(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	peer->tag_ok = 1;
 	if (peer->unverified) {
 		peer->unverified = 0;
@@ -257,6 +258,7 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 	struct wind_sock *ws = wind_sk(sk);
 	struct peer_key k = { .addr = *daddr, .port = dport };
 
+	wind_sock_assert_held(sk);
 	if (unlikely(!ws->tables_ok))
 		return NULL;
 	return rhashtable_lookup_fast(&ws->peer_ht, &k, peer_params);
@@ -265,6 +267,7 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 /* Does @peer get its packets inside UDP?  Its socket locked. */
 static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	return peer->rx_udp ||
 	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
 }
@@ -329,6 +332,7 @@ int wind_peer_route(struct wind_peer *peer)
 	struct rtable *rt;
 	u32 mtu;
 
+	wind_peer_assert_held(peer);
 	if (peer->v6)
 		return peer_route6(peer);
 	/* inside UDP, route (policy rules, multipath hash) by the UDP
@@ -377,6 +381,7 @@ int wind_peer_route(struct wind_peer *peer)
  */
 void wind_peer_set_form(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	/* on a routing error the old form, route and size stay */
 	if (peer->udp != wind_peer_wants_udp(peer))
 		wind_peer_route(peer);
@@ -469,7 +474,7 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	u32 isn;
 	int err;
 
-	sock_owned_by_me(sk);
+	wind_sock_assert_held(sk);
 	if (ws->closing || !ws->tables_ok)
 		return ERR_PTR(-ENOBUFS);
 	if (ws->npeers >= READ_ONCE(wn->params.peers_max) &&
@@ -606,6 +611,7 @@ void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 	struct sockaddr_in *sin;
 	struct sk_buff *skb;
 
+	wind_sock_assert_held(sk);
 	WIND_ADD_STATS(sock_net(sk), WIND_MIB_OUT_ERRORS, lost);
 	if (wind_sk(sk)->recverr) {
 		/* the offender as the socket's family names addresses */
@@ -678,6 +684,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 {
 	u32 lost;
 
+	wind_peer_assert_held(peer);
 	if (err != ECONNRESET)	/* a restart: the caller reports it */
 		wind_peer_event(peer, WIND_PEER_EVENT_FAILED, err);
 	lost = fail_write_queue(peer, err);
@@ -698,6 +705,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
  */
 void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 {
+	wind_peer_assert_held(peer);
 	wind_purge_rx(peer);
 	peer->rcv_nxt = rcv_nxt;
 	peer->rcv_wnd_edge = rcv_nxt;
@@ -723,7 +731,7 @@ static void wind_peer_remove(struct wind_peer *peer)
 {
 	struct wind_sock *ws = wind_sk(peer->sk);
 
-	sock_owned_by_me(peer->sk);
+	wind_peer_assert_held(peer);
 	if (peer->state == WIND_PEER_DEAD)
 		return;
 	peer->state = WIND_PEER_DEAD;
@@ -752,6 +760,7 @@ void wind_peers_destroy(struct sock *sk)
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer, *tmp;
 
+	wind_sock_assert_held(sk);
 	list_for_each_entry_safe(peer, tmp, &ws->peer_list, node)
 		wind_peer_remove(peer);
 }
@@ -767,6 +776,7 @@ static bool wind_peer_idle(const struct wind_peer *peer)
 {
 	unsigned long idle = READ_ONCE(wind_net(sock_net(peer->sk))->params.peer_idle_s) * HZ;
 
+	wind_peer_assert_held(peer);
 	return peer_quiet(peer) &&
 	       time_after(jiffies, peer->last_active + idle);
 }

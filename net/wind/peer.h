@@ -17,6 +17,7 @@
 #include <uapi/linux/wind.h>
 
 #include "seq.h"
+#include "sock.h"
 #include "wire.h"
 
 struct dst_entry;
@@ -182,9 +183,21 @@ struct wind_peer {
 	u64 tx_messages, rx_messages;
 };
 
+/**
+ * wind_peer_assert_held() - check that the caller holds a peer's socket lock
+ * @peer: the peer
+ *
+ * Its socket's lock protects the peer (wind_sock_assert_held()).
+ */
+static inline void wind_peer_assert_held(const struct wind_peer *peer)
+{
+	wind_sock_assert_held(peer->sk);
+}
+
 /* The peer's enum wind_peer_status; its socket locked. */
 static inline u32 wind_peer_status(const struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	if (peer->retries)
 		return WIND_PEER_STATUS_RETRYING;
 	if (!skb_queue_empty(&peer->wq) || !skb_queue_empty(&peer->rq) ||

@@ -91,6 +91,7 @@ int wind_port_get(struct sock *sk, unsigned short snum)
 	int low, high, remaining, err = -EADDRINUSE;
 	u16 port;
 
+	wind_sock_assert_held(sk);
 	spin_lock_bh(&wn->port_lock);
 	if (snum) {
 		if (port_in_use(wn, snum, sk))
@@ -158,6 +159,8 @@ struct sock *wind_port_lookup(struct net *net, const struct in6_addr *daddr,
 	struct wind_sock *ws;
 	__be32 a4;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(),
+			 "port table walked outside rcu_read_lock()");
 	hlist_for_each_entry_rcu(ws, port_bucket(wn, port), port_node) {
 		struct sock *sk = &ws->inet.sk;
 

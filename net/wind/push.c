@@ -92,6 +92,7 @@ static void push(struct wind_peer *peer, bool flush)
  */
 void wind_push(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	push(peer, false);
 }
 
@@ -105,6 +106,7 @@ void wind_uncork(struct sock *sk, bool clear)
 	struct wind_sock *ws = wind_sk(sk);
 	struct wind_peer *peer;
 
+	wind_sock_assert_held(sk);
 	list_for_each_entry(peer, &ws->peer_list, node) {
 		if (clear)
 			peer->more = 0;

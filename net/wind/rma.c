@@ -186,6 +186,7 @@ int wind_rma_serve(struct wind_peer *peer, struct wind_region_k *r,
 	u32 len;
 	int err;
 
+	wind_peer_assert_held(peer);
 	if (dh->hdr_len || skb->len != sizeof(*dh) + sizeof(w.rma) ||
 	    skb_copy_bits(skb, sizeof(*dh), &w.rma, sizeof(w.rma)))
 		return -EINVAL;
@@ -278,6 +279,7 @@ int wind_rma_reply_rcv(struct wind_peer *peer, struct sk_buff *skb,
 	u64 off;
 	int status = 0;
 
+	wind_peer_assert_held(peer);
 	if (ntohl(dh->hdr_len) != sizeof(rh) ||
 	    skb_copy_bits(skb, sizeof(*dh), &rh, sizeof(rh)))
 		return -EINVAL;
@@ -384,6 +386,7 @@ bool wind_rma_must_wait(struct wind_peer *peer, const struct sk_buff *skb)
 	struct wind_rma_wire w;
 	u32 len;
 
+	wind_peer_assert_held(peer);
 	if (WIND_SKB_CB(skb)->nfrags != 1 || skb->len != sizeof(w) ||
 	    skb_copy_bits(skb, 0, &w, sizeof(w)) ||
 	    w.dsm.mode != WIND_DSM_WIRE_RMA)

@@ -41,6 +41,7 @@ bool wind_rma_must_wait(struct wind_peer *peer, const struct sk_buff *skb);
  */
 static inline void wind_rma_resume(struct sock *sk)
 {
+	wind_sock_assert_held(sk);
 	if (unlikely(wind_sk(sk)->rma_stalled))
 		wind_deliver_stalled(sk);
 }

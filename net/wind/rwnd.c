@@ -81,6 +81,7 @@ void wind_rx_sender(struct wind_peer *peer)
 	struct wind_sock *ws = wind_sk(peer->sk);
 	unsigned long now = jiffies;
 
+	wind_peer_assert_held(peer);
 	if (peer->unverified)
 		return;
 	if (time_after_eq(now, ws->rx_epoch_start + WIND_RX_EPOCH)) {
@@ -189,6 +190,7 @@ u16 wind_rcv_window(struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 	u32 wnd = wind_free_window(peer);
 
+	wind_peer_assert_held(peer);
 	if (wnd < wind_fair_window(peer) / 4) {
 		struct wind_sock *ws = wind_sk(sk);
 		int free = READ_ONCE(sk->sk_rcvbuf) - sk_rmem_alloc_get(sk);
@@ -218,6 +220,7 @@ u16 wind_rcv_window(struct wind_peer *peer)
  */
 u32 wind_ack_seq(const struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	if (peer->nrefused &&
 	    wind_seq_before(peer->refused[0].seq, peer->rcv_nxt))
 		return peer->refused[0].seq;

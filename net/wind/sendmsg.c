@@ -80,6 +80,7 @@ void wind_pages_release(struct sock *sk)
 	struct wind_sock *ws = wind_sk(sk);
 	int i;
 
+	wind_sock_assert_held(sk);
 	for (i = 0; i < WIND_PAGE_CACHE; i++) {
 		if (ws->pages[i])
 			put_page(ws->pages[i]);
@@ -113,6 +114,7 @@ struct sk_buff *alloc_pkt(struct sock *sk, unsigned int size, gfp_t gfp)
 	struct page_frag *pfrag = &sk->sk_frag;
 	struct sk_buff *skb;
 
+	wind_sock_assert_held(sk);
 	if (buf > PAGE_SIZE) {
 		skb = alloc_skb(WIND_HEADROOM + size, gfp);
 		goto out;
@@ -408,8 +410,10 @@ int wind_msg_prepare(struct wind_peer *peer, struct sk_buff_head *q,
 		     const void *pre, size_t prefix, struct iov_iter *from,
 		     size_t len, gfp_t gfp)
 {
-	int err = wind_msg_room(peer, prefix + len);
+	int err;
 
+	wind_peer_assert_held(peer);
+	err = wind_msg_room(peer, prefix + len);
 	if (err)
 		return err;
 	return fill_msg(peer->sk, q, from, pre, prefix, len, peer->mss, gfp);
@@ -429,6 +433,7 @@ int wind_msg_room(const struct wind_peer *peer, size_t total)
 	struct sock *sk = peer->sk;
 	u64 need;
 
+	wind_peer_assert_held(peer);
 	nfrags = DIV_ROUND_UP(total, mss);
 	pkt = pkt_charge(mss, nfrags);
 	need = (u64)nfrags * pkt;
@@ -459,6 +464,7 @@ void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
 	struct sk_buff *skb;
 	u32 i = 0;
 
+	wind_peer_assert_held(peer);
 	skb_queue_walk(q, skb) {
 		struct wind_skb_cb *cb = WIND_SKB_CB(skb);
 

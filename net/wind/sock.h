@@ -12,7 +12,9 @@
  *    lock, in the TCP way: process context holds it with lock_sock(), the
  *    receive softirq and the timers with bh_lock_sock() and, if the owner
  *    is in process context, the receive path queues the packet on the
- *    socket backlog and the timers retry a jiffy later.
+ *    socket backlog and the timers retry a jiffy later.  A function
+ *    that needs it says so in its comment and checks it with
+ *    wind_sock_assert_held() or wind_peer_assert_held() (lockdep only).
  *  - The peer hash is walked under RCU by readers that do not hold the
  *    socket lock (/proc); writers hold the socket lock.  A peer is freed
  *    after an RCU grace period, once its last reference is gone.
@@ -31,6 +33,7 @@
 #include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
+#include <net/sock.h>
 
 struct wind_peer;
 
@@ -136,6 +139,19 @@ struct wind_sock {
 static inline struct wind_sock *wind_sk(const struct sock *sk)
 {
 	return (struct wind_sock *)sk;
+}
+
+/**
+ * wind_sock_assert_held() - check that the caller holds the socket lock
+ * @sk: the socket
+ *
+ * Held by its owner (lock_sock()) or by the softirq or a timer
+ * (bh_lock_sock()): lockdep_sock_is_held() takes either, as TCP's
+ * sock_owned_by_me() checks.  Nothing without CONFIG_LOCKDEP.
+ */
+static inline void wind_sock_assert_held(const struct sock *sk)
+{
+	sock_owned_by_me(sk);
 }
 
 /* An AF_INET6 socket: struct ipv6_pinfo last, where inet6_create()

@@ -104,6 +104,7 @@ bool wind_dsm_unverified(struct sock *sk, struct sk_buff *skb,
 	struct in6_addr saddr, daddr;
 	u32 local_tag;
 
+	wind_sock_assert_held(sk);
 	if ((wh->version_type & 0xf) != WIND_PKT_DATA ||
 	    !(wh->flags & WIND_F_DSM))
 		return false;
@@ -152,6 +153,7 @@ struct wind_peer *wind_tags_rcv(struct sock *sk, struct sk_buff *skb,
 	bool verified;
 	int oif;
 
+	wind_sock_assert_held(sk);
 	wind_skb_addrs(skb, &saddr, &daddr);
 	local_tag = peer ? peer->local_tag :
 			   wind_local_tag(sk, &saddr, wh->source);
@@ -236,6 +238,7 @@ struct wind_peer *wind_tags_rcv(struct sock *sk, struct sk_buff *skb,
 void wind_reset_rcv(struct sock *sk, struct wind_peer *peer,
 		    const struct windhdr *wh)
 {
+	wind_sock_assert_held(sk);
 	if (!peer || !tag_verified(wh, peer->local_tag) ||
 	    peer->remote_tag == ntohl(wh->src_tag)) {
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
@@ -272,6 +275,7 @@ void wind_reset_rcv(struct sock *sk, struct wind_peer *peer,
 void wind_challenge_rcv(struct sock *sk, struct wind_peer *peer,
 			const struct windhdr *wh)
 {
+	wind_sock_assert_held(sk);
 	if (!peer || !tag_verified(wh, peer->local_tag)) {
 		WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_ERR_TAG);
 		return;

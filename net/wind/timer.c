@@ -66,6 +66,7 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
 {
 	unsigned long delay = usecs_to_jiffies(peer->rtt.rto_us) + 1;
 
+	wind_peer_assert_held(peer);
 	peer->pto_armed = 0;
 	peer->reo_armed = 0;
 	if (!peer->tlp_out && peer->rtt.srtt_us &&
@@ -89,6 +90,7 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
  */
 void wind_rtx_timer_stop(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	peer->reo_armed = 0;
 	peer->rtx_on = 0;
 }
@@ -101,6 +103,7 @@ void wind_rtx_timer_stop(struct wind_peer *peer)
  */
 bool wind_rtx_timer_due(const struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	return peer->rtx_on && timer_pending(&peer->rtx_timer);
 }
 
@@ -118,6 +121,7 @@ void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
 {
 	unsigned long expires = jiffies + usecs_to_jiffies(us) + 1;
 
+	wind_peer_assert_held(peer);
 	if (wind_rtx_timer_due(peer) &&
 	    time_before_eq(peer->rtx_timer.expires, expires))
 		return;
@@ -132,6 +136,7 @@ void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
  */
 void wind_delack_timer_arm(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	if (peer->dack_on && timer_pending(&peer->delack_timer))
 		return;
 	peer->dack_on = 1;
@@ -145,6 +150,7 @@ void wind_delack_timer_arm(struct wind_peer *peer)
  */
 void wind_delack_timer_stop(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	peer->dack_on = 0;
 }
 
@@ -157,6 +163,7 @@ void wind_delack_timer_stop(struct wind_peer *peer)
  */
 void wind_timers_shutdown(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	peer->rtx_on = 0;
 	peer->dack_on = 0;
 	peer_timer_stop(peer, &peer->rtx_timer);
@@ -272,6 +279,7 @@ void wind_rtx_now(struct wind_peer *peer)
 {
 	struct sk_buff *skb = skb_peek(&peer->wq);
 
+	wind_peer_assert_held(peer);
 	if (!skb || skb == peer->send_head)
 		return;
 	wind_retransmit_one(peer, skb, false, WIND_F_ACKREQ,

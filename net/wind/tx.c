@@ -70,6 +70,7 @@ static void wind_wfree(struct sk_buff *skb)
  */
 static void set_owner(struct sk_buff *skb, struct sock *sk)
 {
+	wind_sock_assert_held(sk);
 	skb->sk = sk;
 	skb->destructor = wind_wfree;
 	refcount_add(skb->truesize, &sk->sk_wmem_alloc);
@@ -201,6 +202,7 @@ static void checksum_and_send(struct wind_peer *peer, struct sk_buff *skb,
  */
 bool wind_route_ok(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	if (peer->dst && !peer->dst->obsolete)
 		return true;
 	/* an IPv6 route is always "obsolete": it checks the cookie of
@@ -228,6 +230,7 @@ void wind_send_data(struct wind_peer *peer, struct sk_buff *skb,
 	struct wind_datahdr *dh;
 	u32 ack = wind_ack_seq(peer);
 
+	wind_peer_assert_held(peer);
 	dh = skb_push(skb, sizeof(*dh));
 	dh->frag = htons(cb->frag);
 	dh->nfrags = htons(cb->nfrags);
@@ -340,6 +343,7 @@ int wind_xmit_skb(struct wind_peer *peer, struct sk_buff *skb, u8 flags)
 	struct sk_buff *nskb;
 	int err = 0;
 
+	wind_peer_assert_held(peer);
 	if (!wind_route_ok(peer))
 		return -EHOSTUNREACH;
 	cb->tx_us = div_u64(ktime_get_ns(), NSEC_PER_USEC);
@@ -376,6 +380,7 @@ void wind_ack_budget_add(struct wind_peer *peer, const struct sk_buff *skb)
 {
 	unsigned int len = ntohs(wind_hdr(skb)->len);
 
+	wind_peer_assert_held(peer);
 	if (wind_skb_udp(skb))
 		len += sizeof(struct udphdr);
 	peer->ack_budget = min_t(unsigned int, peer->ack_budget + len,
@@ -470,6 +475,7 @@ void wind_send_ack(struct wind_peer *peer)
 	unsigned int i, n = peer->nrefused;
 	u32 ack = peer->rcv_nxt;
 
+	wind_peer_assert_held(peer);
 	if (!wind_route_ok(peer))
 		return;
 	if (unlikely(!peer->tag_ok) && !unproven_ack(peer, &n, &ack)) {
@@ -540,6 +546,7 @@ void wind_send_ctl(struct sock *sk, struct sk_buff *in_skb, u8 type,
 	__sum16 psum;
 	int oif = 0;
 
+	wind_sock_assert_held(sk);
 	if (type == WIND_PKT_RESET && !__ratelimit(&wind_sk(sk)->reset_rs))
 		return;
 	/* in the form the packet came in: to its source, from where it

@@ -51,6 +51,7 @@ int wind_wq_split(struct wind_peer *peer, struct sk_buff *skb, u32 n)
 	struct sock *sk = peer->sk;
 	struct sk_buff *nskb;
 
+	wind_peer_assert_held(peer);
 	if (WARN_ON_ONCE(!n || n >= cb->npkts || len >= skb->len ||
 			 skb_headlen(skb)))
 		return -EINVAL;
@@ -90,6 +91,7 @@ void wind_wq_trim_head(struct wind_peer *peer, struct sk_buff *skb, u32 n)
 	unsigned int len = n * cb->pkt_size, left = len;
 	int i, k = 0;
 
+	wind_peer_assert_held(peer);
 	if (WARN_ON_ONCE(!n || n >= cb->npkts || len >= skb->len ||
 			 skb_headlen(skb)))
 		return;
@@ -130,6 +132,7 @@ u32 wind_wq_packets(const struct wind_peer *peer)
 	const struct sk_buff *skb;
 	u32 n = 0;
 
+	wind_peer_assert_held(peer);
 	skb_queue_walk(&peer->wq, skb)
 		n += WIND_SKB_CB(skb)->npkts;
 	return n;
