@@ -2,7 +2,7 @@
 #
 # Wind: top-level Makefile.
 #
-#   make              build wind.ko, userspace/ and selftests/wind
+#   make              build wind.ko, userspace/ and selftests/
 #   make check        build, unit tests, boot the VM, run the selftests in it,
 #                     check the guest kernel log; ends with "N passed, N failed"
 #   make demo         boot a QEMU cluster and run the S-DSM apps over Wind
@@ -68,7 +68,7 @@ ifneq ($(wildcard $(CURDIR)/userspace/Makefile),)
 endif
 
 selftests:
-	$(MAKE) -C selftests/wind
+	$(MAKE) -C selftests
 
 unit: deps
 ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
@@ -224,7 +224,7 @@ endif
 ifneq ($(wildcard $(CURDIR)/tests/unit/Makefile),)
 	-$(MAKE) -C tests/unit clean
 endif
-	$(MAKE) -C selftests/wind clean
+	$(MAKE) -C selftests clean
 	rm -rf build
 
 

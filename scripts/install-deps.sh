@@ -26,7 +26,7 @@ PKGS=(
 	iperf3 gnuplot-nox
 	# selftests/wind/wind_gso: checksum offload off on a forwarding hop
 	ethtool
-	# selftests/wind/wind_wireshark.py: capture and the Lua dissector
+	# selftests/wind-user/wind_wireshark.py: capture and the Lua dissector
 	tshark
 	# selftests/wind/wind_netlink.py: the kernel's ynl tools and their needs
 	linux-source-6.12 python3-yaml python3-jsonschema

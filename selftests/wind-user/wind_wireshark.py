@@ -27,7 +27,9 @@ import subprocess
 import sys
 import threading
 import time
-from windtest import Ktap, enter, inet_csum, run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "wind"))
+from windtest import Ktap, enter, inet_csum, run  # noqa: E402
 
 SOCK_WIND, IPPROTO_WIND = 7, 253
 MSG_WIND_SYNC = 0x800000

@@ -100,7 +100,7 @@ echo "TAP version 13"
 command -v socat >/dev/null || skip_all "socat missing (scripts/install-deps.sh)"
 command -v tc >/dev/null || skip_all "tc missing"
 [ -r "$SHIM" ] || skip_all "$SHIM not built (make)"
-[ -x "$PROG" ] || skip_all "$PROG not built (make -C selftests/wind)"
+[ -x "$PROG" ] || skip_all "$PROG not built (make -C selftests/wind-user)"
 modinfo wind >/dev/null 2>&1 || skip_all "wind.ko not installed"
 echo "1..$NTESTS"
 

@@ -29,7 +29,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-. "$HERE/lib.sh"
+. "$HERE/../wind/lib.sh"
 NTESTS=9
 NRANKS=4
 PFX=windm$$-

@@ -28,7 +28,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-. "$HERE/lib.sh"
+. "$HERE/../wind/lib.sh"
 NTESTS=7
 NRANKS=${WIND_OSC_RANKS:-3}
 PFX=windo$$-

@@ -33,7 +33,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-. "$HERE/lib.sh"
+. "$HERE/../wind/lib.sh"
 NTESTS=18
 A=windfa-$$
 B=windfb-$$

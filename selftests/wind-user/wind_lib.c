@@ -24,10 +24,10 @@
 
 #include "../../userspace/lib/socket.c"
 #include "../../userspace/lib/diff.c"
-#include "lib.h"
+#include "../wind/lib.h"
 /* The 6.1 harness and its TEST() macros leave parameters unused */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "harness.h"
+#include "../wind/harness.h"
 
 #define PORT_RX		7600
 #define PAGE		4096

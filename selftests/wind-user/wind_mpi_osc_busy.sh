@@ -25,7 +25,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-. "$HERE/lib.sh"
+. "$HERE/../wind/lib.sh"
 NTESTS=2
 NRANKS=3
 BUSY=${WIND_OSC_BUSY_S:-5}
