@@ -22,6 +22,7 @@
 #include "port.h"
 #include "seq.h"
 #include "skb.h"
+#include "tx.h"
 #include "wire.h"
 
 /* The Wind header of the packet an ICMP or ICMPv6 error quotes

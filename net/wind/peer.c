@@ -11,10 +11,7 @@
 #include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
-#include <linux/udp.h>
-#include <net/ip.h>
-#include <net/ip6_route.h>
-#include <net/route.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 #include <uapi/linux/wind.h>
 
@@ -29,6 +26,7 @@
 #include "skb.h"
 #include "sock.h"
 #include "timers.h"
+#include "tx.h"
 #include "udp.h"
 #include "wire.h"
 #include "wq.h"
@@ -262,129 +260,6 @@ struct wind_peer *wind_peer_lookup(struct sock *sk,
 	if (unlikely(!ws->tables_ok))
 		return NULL;
 	return rhashtable_lookup_fast(&ws->peer_ht, &k, peer_params);
-}
-
-/* Does @peer get its packets inside UDP?  Its socket locked. */
-static inline bool wind_peer_wants_udp(const struct wind_peer *peer)
-{
-	wind_peer_assert_held(peer);
-	return peer->rx_udp ||
-	       READ_ONCE(wind_sk(peer->sk)->encap) == WIND_ENCAP_UDP;
-}
-
-/* IPv6: the route by the same keys as IPv4's, through ip6_dst_lookup_flow() */
-static int peer_route6(struct wind_peer *peer)
-{
-	bool udp = wind_peer_wants_udp(peer);
-	struct sock *sk = peer->sk;
-	struct dst_entry *dst;
-	struct flowi6 fl6;
-	u32 mtu;
-
-	if (ipv6_addr_is_multicast(&peer->daddr6))
-		return -EACCES;
-	memset(&fl6, 0, sizeof(fl6));
-	fl6.flowi6_proto = IPPROTO_WIND;
-	fl6.daddr = peer->daddr6;
-	fl6.saddr = ipv6_addr_any(&peer->saddr6) ? sk->sk_v6_rcv_saddr :
-						    peer->saddr6;
-	fl6.flowi6_oif = peer->oif ?: sk->sk_bound_dev_if;
-	fl6.flowi6_mark = sk->sk_mark;
-	fl6.flowi6_uid = sk->sk_uid;
-	if (udp) {
-		/* as IPv4: routed by the UDP ports the packets carry */
-		fl6.flowi6_proto = IPPROTO_UDP;
-		fl6.fl6_dport = wind_net(sock_net(sk))->udp_dport;
-		fl6.fl6_sport = peer->udp_sport;
-	} else {
-		fl6.fl6_dport = peer->dport;
-		fl6.fl6_sport = inet_sk(sk)->inet_sport;
-	}
-	security_sk_classify_flow(sk, flowi6_to_flowi_common(&fl6));
-	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
-	if (IS_ERR(dst))
-		return PTR_ERR(dst);
-	dst_release(peer->dst);
-	peer->dst = dst;
-	peer->dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
-	peer->saddr6 = fl6.saddr;
-	peer->udp = udp;
-	mtu = dst_mtu(dst);
-	if (mtu < IPV6_MIN_MTU)
-		mtu = IPV6_MIN_MTU;
-	peer->mss = mtu - sizeof(struct ipv6hdr) - WIND_DATA_HLEN -
-		    (udp ? sizeof(struct udphdr) : 0);
-	return 0;
-}
-
-/**
- * wind_peer_route() - (re)compute the route and packet size to a peer
- * @peer: the peer, its socket locked
- *
- * Return: 0 or a negative errno from the routing lookup.
- */
-int wind_peer_route(struct wind_peer *peer)
-{
-	struct sock *sk = peer->sk;
-	struct inet_sock *inet = inet_sk(sk);
-	bool udp = wind_peer_wants_udp(peer);
-	struct flowi4 fl4;
-	struct rtable *rt;
-	u32 mtu;
-
-	wind_peer_assert_held(peer);
-	if (peer->v6)
-		return peer_route6(peer);
-	/* inside UDP, route (policy rules, multipath hash) by the UDP
-	 * ports the packets carry
-	 */
-	if (udp)
-		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
-					   peer->saddr ?: inet->inet_saddr,
-					   wind_net(sock_net(sk))->udp_dport,
-					   peer->udp_sport, IPPROTO_UDP,
-					   ip_sock_rt_tos(sk),
-					   sk->sk_bound_dev_if);
-	else
-		rt = ip_route_output_ports(sock_net(sk), &fl4, sk, peer->daddr,
-					   peer->saddr ?: inet->inet_saddr,
-					   peer->dport, inet->inet_sport,
-					   IPPROTO_WIND, ip_sock_rt_tos(sk),
-					   sk->sk_bound_dev_if);
-	if (IS_ERR(rt))
-		return PTR_ERR(rt);
-	if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)) {
-		ip_rt_put(rt);
-		return -EACCES;
-	}
-	dst_release(peer->dst);
-	peer->dst = &rt->dst;
-	peer->saddr = fl4.saddr;
-	peer->udp = udp;
-	mtu = dst_mtu(&rt->dst);
-	if (mtu < 576)
-		mtu = 576;
-	peer->mss = mtu - sizeof(struct iphdr) - WIND_DATA_HLEN -
-		    (udp ? sizeof(struct udphdr) : 0);
-	return 0;
-}
-
-/**
- * wind_peer_set_form() - follow a change of the form a peer's packets take
- * @peer: the peer, its socket locked, after its rx_udp or its socket's
- *	  WIND_ENCAP changed
- *
- * Routes it again (the UDP header costs 8 bytes of each packet) when the
- * form changed: the packets follow peer->udp, set with the route.  Those
- * built for the larger size before go out fragmented, as after a path
- * MTU drop.
- */
-void wind_peer_set_form(struct wind_peer *peer)
-{
-	wind_peer_assert_held(peer);
-	/* on a routing error the old form, route and size stay */
-	if (peer->udp != wind_peer_wants_udp(peer))
-		wind_peer_route(peer);
 }
 
 /* Nothing queued either way and nothing owed: freeing the state loses

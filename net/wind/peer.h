@@ -219,7 +219,6 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 				   const struct in6_addr *saddr, int oif,
 				   gfp_t gfp, unsigned int flags);
 int wind_peers_init(struct sock *sk);
-int wind_peer_route(struct wind_peer *peer);
 void wind_peer_put(struct wind_peer *peer);
 void wind_peer_fail(struct wind_peer *peer, int err);
 void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt);
@@ -233,7 +232,6 @@ void wind_peer_cache_exit(void);
 void wind_peer_verified(struct wind_peer *peer);
 void wind_report_error(struct sock *sk, struct wind_peer *peer, int err,
 		       u32 lost, u32 msgid);
-void wind_peer_set_form(struct wind_peer *peer);
 
 static inline void wind_peer_hold(struct wind_peer *peer)
 {

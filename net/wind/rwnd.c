@@ -8,7 +8,6 @@
  */
 #include <linux/jiffies.h>
 #include <linux/netdevice.h>
-#include <linux/udp.h>
 #include <net/sock.h>
 
 #include "deliver.h"
