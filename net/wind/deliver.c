@@ -21,6 +21,7 @@
 #include "offload.h"
 #include "peer.h"
 #include "rma.h"
+#include "rwnd.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"
@@ -242,12 +243,18 @@ void wind_deliver_stalled(struct sock *sk)
 	}
 }
 
-/* Drop the peer's highest out-of-order packet, if it has one.  Its seq is
- * unmarked: the sender learns from our SACKs that we reneged, and sends
- * it again.
+/**
+ * wind_rq_drop_ooo_tail() - drop a peer's highest out-of-order packet
+ * @peer: the peer, its socket locked
+ *
+ * Its seq is unmarked: the sender learns from our SACKs that we reneged,
+ * and sends it again.
+ *
+ * Return: whether the peer had one.
  */
-static bool drop_ooo_tail(struct wind_peer *peer)
+bool wind_rq_drop_ooo_tail(struct wind_peer *peer)
 {
+	wind_peer_assert_held(peer);
 	struct sk_buff *skb = skb_peek_tail(&peer->rq);
 
 	if (!skb || !wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt))
@@ -256,56 +263,6 @@ static bool drop_ooo_tail(struct wind_peer *peer)
 	wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
 	drop_skb(peer, skb);
 	return true;
-}
-
-static bool fits(struct sock *sk, unsigned int need)
-{
-	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
-}
-
-/* Free out-of-order packets until @need bytes fit: @peer's own first,
- * then those of the socket's other peers.  In-order data is progress and
- * goes before anything that waits for a hole; without this, packets held
- * for senders that went away (or a buffer shrunk by SO_RCVBUF) could
- * keep every other peer out of the socket.  The walk over the other
- * peers happens only while some hold packets behind a hole (ooo_pkts),
- * so a full buffer of delivered messages costs no walk per packet.
- */
-static bool prune_ooo(struct wind_peer *peer, unsigned int need)
-{
-	struct wind_sock *ws = wind_sk(peer->sk);
-	struct sock *sk = peer->sk;
-	struct wind_peer *other;
-
-	while (!fits(sk, need) && drop_ooo_tail(peer))
-		;
-	list_for_each_entry(other, &ws->peer_list, node) {
-		if (!ws->ooo_pkts || fits(sk, need))
-			break;
-		while (other != peer && !fits(sk, need) &&
-		       drop_ooo_tail(other))
-			;
-	}
-	return fits(sk, need);
-}
-
-/* One packet held behind a hole, @peer's or another peer's, freed to
- * make room for in-order data when receive memory ran out.
- */
-static bool drop_one_ooo(struct wind_peer *peer)
-{
-	struct wind_sock *ws = wind_sk(peer->sk);
-	struct wind_peer *other;
-
-	if (drop_ooo_tail(peer))
-		return true;
-	list_for_each_entry(other, &ws->peer_list, node) {
-		if (!ws->ooo_pkts)
-			break;
-		if (other != peer && drop_ooo_tail(other))
-			return true;
-	}
-	return false;
 }
 
 /**
@@ -321,108 +278,8 @@ static bool drop_one_ooo(struct wind_peer *peer)
 void wind_rq_prune(struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
-	while (drop_ooo_tail(peer))
+	while (wind_rq_drop_ooo_tail(peer))
 		;
-}
-
-/* May the message of in-order packet @seq take the buffer past
- * sk_rcvbuf?  One message of one peer at a time: the first to ask, until
- * its last packet is in (or its peer's receive state is purged).  Were
- * every peer's in-order packets let in, many peers' half-received
- * messages could fill the buffer together, none complete, and nothing be
- * read to make room: an incast of large messages would stall for good.
- * The claimed message is offered the rest of it as its window, within
- * the bound (wind_free_window()).
- */
-static bool rcv_claim(struct wind_peer *peer, const struct wind_skb_cb *cb)
-{
-	struct wind_sock *ws = wind_sk(peer->sk);
-	struct wind_peer *holder = ws->rcv_claim;
-
-	if (holder && wind_seq_before(holder->rcv_nxt, ws->rcv_claim_end)) {
-		/* its message is still incomplete */
-		return holder == peer &&
-		       wind_seq_before(cb->seq, ws->rcv_claim_end);
-	}
-	ws->rcv_claim = peer;
-	ws->rcv_claim_end = cb->seq - cb->frag + cb->nfrags;
-	return true;
-}
-
-/* Grow a receive buffer that partly received messages filled: as a TCP
- * connection's buffer grows (up to net.ipv4.tcp_rmem[2]), and for the
- * same reason: a socket whose many peers each send a large message at
- * once needs room for all of them under way, a connection per peer would
- * have had a buffer each.  Only while the user did not set SO_RCVBUF,
- * messages under way hold at least half of the buffer (a reader behind
- * its queue of whole messages is not helped by more room), every peer is
- * verified (an off-path host's forged first packets, partial messages
- * from as many source ports as unverified_max allows, must not make the
- * socket hold 30 times more) and the protocol's memory is not under
- * pressure (net.wind.mem).  Doubling; the buffer stays grown, as TCP's
- * does.
- */
-static bool rcvbuf_grow(struct sock *sk)
-{
-	int cur = READ_ONCE(sk->sk_rcvbuf);
-	int max = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_rmem[2]);
-
-	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || cur >= max ||
-	    wind_sk(sk)->rq_bytes < (u32)cur / 2 || wind_sk(sk)->unverified ||
-	    READ_ONCE(wind_sk(sk)->rmem_short) ||
-	    atomic_long_read(&wind_memory_allocated) > READ_ONCE(wind_mem[1]))
-		return false;
-	WRITE_ONCE(sk->sk_rcvbuf, cur > max / 2 ? max : 2 * cur);
-	return true;
-}
-
-/* Did we tell @peer, a verified one, it may send @seq?  The windows of
- * a socket's peers are offered from what is free at different moments:
- * while packets sent under an earlier offer are on the way, the buffer
- * may fill with other peers' (the reader is slower than they send), and
- * they would arrive past sk_rcvbuf with their window shut.  Dropped, they
- * come back only when the sender's RACK or probe timer finds them missing:
- * an incast of 16 senders lost its tails to retransmission timeouts.
- */
-static bool rcv_offered(const struct wind_peer *peer, u32 seq)
-{
-	return !peer->unverified &&
-	       peer->rcv_wnd_edge - seq - 1 < WIND_RT_BITS;
-}
-
-/* Room for a packet?  Past sk_rcvbuf, an in-order packet may grow a
- * buffer that may grow (rcvbuf_grow()).  The receiver keeps its word:
- * a packet it offered (rcv_offered()), in order or not, is taken up to a
- * quarter past sk_rcvbuf (what it holds behind a hole was offered too,
- * and dropped, would come back only when the sender's RACK finds it
- * missing).  Past that, an in-order packet may take the room of what
- * waits behind a hole, and one message at a time (rcv_claim()) up to
- * twice its size: a message that fits the buffer by its bytes must be
- * able to complete despite per-packet overhead, else both ends would
- * wait for each other.  Twice sk_rcvbuf is the bound of what a socket
- * may hold (wind.rst, "Memory").
- */
-static bool rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
-{
-	struct sock *sk = peer->sk;
-	bool in_order = seq == peer->rcv_nxt;
-	u32 rcvbuf;
-
-	if (fits(sk, skb->truesize))
-		return true;
-	if (in_order && rcvbuf_grow(sk) && fits(sk, skb->truesize))
-		return true;
-	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
-	if (rcv_offered(peer, seq) &&
-	    sk_rmem_alloc_get(sk) + skb->truesize <= rcvbuf + rcvbuf / 4)
-		return true;
-	if (!in_order)
-		return false;
-	if (prune_ooo(peer, skb->truesize))
-		return true;
-	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
-	       sk_rmem_alloc_get(sk) + skb->truesize <=
-	       wind_rcv_claim_max(rcvbuf);
 }
 
 static void insert_sorted(struct sk_buff_head *q, struct sk_buff *skb)
@@ -518,7 +375,7 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		deliver_in_order(peer);
 		goto drop;
 	}
-	if (!rcv_room(peer, skb, seq)) {
+	if (!wind_rcv_room(peer, skb, seq)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
 		goto refused;	/* the ack's window says why */
 	}
@@ -528,7 +385,7 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		 * window is 0 now; in-order data goes before what waits
 		 * behind a hole, as in rcv_room()
 		 */
-		if (seq != peer->rcv_nxt || !drop_one_ooo(peer)) {
+		if (seq != peer->rcv_nxt || !wind_rcv_drop_one_ooo(peer)) {
 			WIND_INC_STATS(net, WIND_MIB_IN_ERR_RCVBUF);
 			goto refused;
 		}
