@@ -15,9 +15,11 @@
  *    socket backlog and the timers retry a jiffy later.  A function
  *    that needs it says so in its comment and checks it with
  *    wind_sock_assert_held() or wind_peer_assert_held() (lockdep only).
- *  - The peer hash is walked under RCU by readers that do not hold the
- *    socket lock (/proc); writers hold the socket lock.  A peer is freed
- *    after an RCU grace period, once its last reference is gone.
+ *  - The peer hash is an rhashtable, whose lookups take RCU themselves;
+ *    every lookup, walk and change of it holds the socket lock (/proc and
+ *    netlink walk the sockets under port_lock, and a socket's peers under
+ *    its lock).  A peer is freed after an RCU grace period, once its last
+ *    reference is gone.
  *  - A peer holds a reference on its socket; an armed peer timer and a
  *    sync sender sleeping on the peer each hold a reference on the peer.
  */
