@@ -2,10 +2,10 @@
 /*
  * Bundles: one-packet messages queued behind each other leave as one
  * DATA packet of chunks (WIND_F_BUNDLE; wind.h, struct wind_chunkhdr),
- * a corked peer's held back until they fill one; and a bundle that
- * arrives is unpacked into messages of their own, each of which goes
- * the way any data packet goes (deliver.c).  Both directions here: the
- * layout is one.
+ * and a bundle that arrives is unpacked into messages of their own, each
+ * of which goes the way any data packet goes (deliver.c).  Both
+ * directions here: the layout is one.  Whether a run with room for more
+ * waits for them (a cork, Nagle's rule) is push.c's to say.
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
@@ -20,26 +20,16 @@
 #include "tx.h"
 #include "wire.h"
 
-/* Does @peer hold small messages back to bundle them: its last send
- * said MSG_MORE, or the socket is corked (WIND_CORK), and close() is not
- * flushing?
- */
-static bool corked(const struct wind_peer *peer)
-{
-	const struct wind_sock *ws = wind_sk(peer->sk);
-
-	return (peer->more || ws->cork) && !ws->flushing;
-}
-
 /**
  * wind_bundle_run() - the queued messages that may leave as one bundle
  * @peer: the peer, its socket locked
  * @skb: the first of them (the caller starts at send_head)
  * @last: set to the last of them
  * @bytes: set to their chunks' bytes
- * @held: set when @peer is corked and the run takes the write queue to
- *	  its end without filling the packet: it waits for more, unless a
- *	  sync message is in it (its sender sleeps until it is acknowledged)
+ * @room: set when the run takes the write queue to its end and its packet
+ *	  has room for another message: one that may wait for more (push.c
+ *	  decides), unless a sync message is in it (its sender sleeps until
+ *	  it is acknowledged)
  *
  * The one-packet messages from @skb on that fit one bundle: not DSM,
  * their chunks within mss, at most WIND_BUNDLE_MAX of them and what the
@@ -49,13 +39,14 @@ static bool corked(const struct wind_peer *peer)
  */
 unsigned int wind_bundle_run(const struct wind_peer *peer,
 			     struct sk_buff *skb, struct sk_buff **last,
-			     unsigned int *bytes, bool *held)
+			     unsigned int *bytes, bool *room)
 {
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
 	unsigned int n = 0, len = 0, max;
 	bool sync = false;
 
 	wind_peer_assert_held(peer);
+	*room = false;
 	max = min3((u32)WIND_BUNDLE_MAX, peer->snd_wnd_end - peer->snd_nxt,
 		   peer->cwnd - in_flight);
 	for (;;) {
@@ -69,7 +60,8 @@ unsigned int wind_bundle_run(const struct wind_peer *peer,
 		*last = skb;
 		sync |= cb->flags & WIND_F_SYNC;
 		if (skb_queue_is_last(&peer->wq, skb)) {
-			*held = !sync && corked(peer);
+			*room = !sync && n < WIND_BUNDLE_MAX &&
+				len + WIND_CHUNK_LEN(1) <= peer->mss;
 			break;
 		}
 		skb = skb->next;

@@ -13,7 +13,7 @@ struct wind_peer;
 
 unsigned int wind_bundle_run(const struct wind_peer *peer,
 			     struct sk_buff *skb, struct sk_buff **last,
-			     unsigned int *bytes, bool *held);
+			     unsigned int *bytes, bool *room);
 int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
 		     unsigned int n, unsigned int bytes, u8 flags);
 void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb);

@@ -43,13 +43,17 @@ static const struct netlink_range_validation wind_a_params_peers_max_range = {
 	.max	= 65536ULL,
 };
 
+static const struct netlink_range_validation wind_a_params_nagle_us_range = {
+	.max	= 60000000ULL,
+};
+
 /* WIND_CMD_PEER_GET - dump */
 static const struct nla_policy wind_peer_get_nl_policy[WIND_A_PEER_SOCK_PORT + 1] = {
 	[WIND_A_PEER_SOCK_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 };
 
 /* WIND_CMD_PARAMS_SET - do */
-static const struct nla_policy wind_params_set_nl_policy[WIND_A_PARAMS_PEERS_MAX + 1] = {
+static const struct nla_policy wind_params_set_nl_policy[WIND_A_PARAMS_NAGLE_US + 1] = {
 	[WIND_A_PARAMS_RTO_MIN_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_rto_min_ms_range),
 	[WIND_A_PARAMS_RTO_MAX_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_rto_max_ms_range),
 	[WIND_A_PARAMS_RETRIES] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
@@ -60,6 +64,7 @@ static const struct nla_policy wind_params_set_nl_policy[WIND_A_PARAMS_PEERS_MAX
 	[WIND_A_PARAMS_DUPACK_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_dupack_ms_range),
 	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_peers_per_addr_max_range),
 	[WIND_A_PARAMS_PEERS_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_peers_max_range),
+	[WIND_A_PARAMS_NAGLE_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &wind_a_params_nagle_us_range),
 };
 
 /* Ops table for wind */
@@ -90,7 +95,7 @@ const struct genl_split_ops wind_nl_ops[5] = {
 		.cmd		= WIND_CMD_PARAMS_SET,
 		.doit		= wind_nl_params_set_doit,
 		.policy		= wind_params_set_nl_policy,
-		.maxattr	= WIND_A_PARAMS_PEERS_MAX,
+		.maxattr	= WIND_A_PARAMS_NAGLE_US,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -472,7 +472,8 @@ int wind_nl_params_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, WIND_A_PARAMS_DUPACK_MS, READ_ONCE(p->dupack_ms)) ||
 	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
 			READ_ONCE(p->peers_per_addr_max)) ||
-	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_MAX, READ_ONCE(p->peers_max))) {
+	    nla_put_u32(msg, WIND_A_PARAMS_PEERS_MAX, READ_ONCE(p->peers_max)) ||
+	    nla_put_u32(msg, WIND_A_PARAMS_NAGLE_US, READ_ONCE(p->nagle_us))) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		return -EMSGSIZE;
@@ -526,6 +527,7 @@ int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p.dupack_ms = READ_ONCE(cur->dupack_ms);
 	p.peers_per_addr_max = READ_ONCE(cur->peers_per_addr_max);
 	p.peers_max = READ_ONCE(cur->peers_max);
+	p.nagle_us = READ_ONCE(cur->nagle_us);
 
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MIN_MS, &p.rto_min_ms);
 	any |= param_take(tb, WIND_A_PARAMS_RTO_MAX_MS, &p.rto_max_ms);
@@ -538,6 +540,7 @@ int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	any |= param_take(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
 			  &p.peers_per_addr_max);
 	any |= param_take(tb, WIND_A_PARAMS_PEERS_MAX, &p.peers_max);
+	any |= param_take(tb, WIND_A_PARAMS_NAGLE_US, &p.nagle_us);
 	if (!any) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no tunable given");
 		err = -EINVAL;
@@ -568,6 +571,7 @@ int wind_nl_params_set_doit(struct sk_buff *skb, struct genl_info *info)
 	param_apply(tb, WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
 		    &cur->peers_per_addr_max, p.peers_per_addr_max);
 	param_apply(tb, WIND_A_PARAMS_PEERS_MAX, &cur->peers_max, p.peers_max);
+	param_apply(tb, WIND_A_PARAMS_NAGLE_US, &cur->nagle_us, p.nagle_us);
 out:
 	mutex_unlock(&params_mutex);
 	return err;

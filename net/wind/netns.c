@@ -161,6 +161,7 @@ static struct wind_params wind_default_params = {
 	.encap		= WIND_ENCAP_RAW,
 	.udp_port	= WIND_UDP_PORT,
 	.dupack_ms	= 20,
+	.nagle_us	= 200,
 };
 
 static int one = 1;
@@ -172,6 +173,7 @@ static int idle_limit = 86400;
 static int unverified_limit = 65536;
 static int peers_limit = 65536;
 static int port_limit = 65535;
+static int nagle_limit = 60 * USEC_PER_SEC;
 
 /* net.wind.udp_port: bind the namespace's tunnel socket to the new port
  * before taking it (udp.c); a port in use is refused with EADDRINUSE.
@@ -218,6 +220,7 @@ static struct ctl_table wind_sysctl_template[] = {
 	WIND_SYSCTL(peers_max, &one, &peers_limit),
 	WIND_SYSCTL(encap, SYSCTL_ZERO, SYSCTL_ONE),
 	WIND_SYSCTL(dupack_ms, SYSCTL_ZERO, &rto_limit),
+	WIND_SYSCTL(nagle_us, SYSCTL_ZERO, &nagle_limit),
 	{
 		.procname	= "udp_port",
 		.data		= &wind_default_params.udp_port,

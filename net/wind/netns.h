@@ -99,6 +99,9 @@ struct wind_params {
 	int dupack_ms;			/* one ACK that duplicates draw a
 					 * peer per this long, at most
 					 */
+	int nagle_us;			/* the longest Nagle's rule holds a
+					 * message (push.c); 0: no rule
+					 */
 };
 
 struct wind_net {

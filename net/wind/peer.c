@@ -390,6 +390,7 @@ struct wind_peer *wind_peer_create(struct sock *sk,
 	peer->snd_nxt = isn;
 	peer->snd_max = isn;
 	peer->write_seq = isn;
+	peer->snd_sml = isn;
 	peer->sack_high = isn;
 	/* until the peer advertises its window, send a few packets */
 	peer->snd_wnd_end = isn + 8;

@@ -7,6 +7,7 @@
 #ifndef _WIND_PEER_H
 #define _WIND_PEER_H
 
+#include <linux/hrtimer.h>
 #include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
@@ -177,6 +178,14 @@ struct wind_peer {
 	u32 rq_pkts;			/* the packets rq's skbs stand for */
 	struct timer_list delack_timer;
 	struct wind_refusal refused[WIND_MAX_NAKS];
+
+	/* send side: Nagle's rule (push.c) */
+	u32 snd_sml;			/* past the last packet sent with room
+					 * for another message in it
+					 */
+	struct hrtimer nagle_timer;	/* sends what the rule holds, ACK or
+					 * not (timer.c)
+					 */
 
 	/* statistics */
 	u64 tx_packets, rx_packets, retransmits, duplicates, drops;

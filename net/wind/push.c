@@ -3,7 +3,9 @@
  * When to send: wind_push() transmits a peer's queued packets while the
  * peer's window and the congestion window allow, small messages queued
  * behind each other as one bundle (bundle.c), the rest a run at a time
- * (tx.c), and arms the retransmission timer for what is in flight.
+ * (tx.c), and arms the retransmission timer for what is in flight.  A
+ * bundle with room for more may wait for them: corked (MSG_MORE,
+ * WIND_CORK) or by Nagle's rule.
  */
 #include <net/sock.h>
 #include <uapi/linux/wind.h>
@@ -35,12 +37,44 @@ static u32 send_room(const struct wind_peer *peer)
 	return min(peer->snd_wnd_end - peer->snd_nxt, peer->cwnd - in_flight);
 }
 
-/* wind_push(), and with @flush set regardless of a cork */
+/* Does @peer hold small messages back to bundle them: its last send
+ * said MSG_MORE, or the socket is corked (WIND_CORK), and close() is not
+ * flushing?
+ */
+static bool corked(const struct wind_peer *peer)
+{
+	const struct wind_sock *ws = wind_sk(peer->sk);
+
+	return (peer->more || ws->cork) && !ws->flushing;
+}
+
+/* Nagle's rule (RFC 896), with Minshall's refinement as Linux TCP's
+ * tcp_nagle_check(): a packet with room for more waits while one such
+ * packet sent before is unacknowledged, so that what is queued meanwhile
+ * fills it.  Its ACK sends it (wind_ack_rcv() pushes), else the backstop
+ * (wind_nagle_timer_arm()): a receiver delays its ACK (delack_ms) and its
+ * reader may wait for the held message.  Full packets, a bulk stream's,
+ * hold nothing back: a small message behind them leaves at once.  The
+ * small packet must be in flight: a refusal takes everything back
+ * (snd_nxt = snd_una) and no ACK is coming.  Not with WIND_NODELAY, nor
+ * net.wind.nagle_us 0, nor while close() flushes.
+ */
+static bool nagle(const struct wind_peer *peer)
+{
+	const struct wind_sock *ws = wind_sk(peer->sk);
+
+	return !ws->nodelay && !ws->flushing &&
+	       WIND_PARAM(peer->sk, nagle_us) &&
+	       wind_seq_after(peer->snd_sml, peer->snd_una) &&
+	       !wind_seq_after(peer->snd_sml, peer->snd_nxt);
+}
+
+/* wind_push(), and with @flush set regardless of a cork or Nagle's rule */
 static void push(struct wind_peer *peer, bool flush)
 {
 	unsigned int n, bytes;
 	struct sk_buff *skb, *last;
-	bool held = false;
+	bool room, corked_held = false, nagle_held = false;
 
 	while ((skb = peer->send_head) && wind_may_send(peer)) {
 		bool bundle;
@@ -48,10 +82,13 @@ static void push(struct wind_peer *peer, bool flush)
 
 		last = skb;
 		/* small messages queued behind each other go as one */
-		n = wind_bundle_run(peer, skb, &last, &bytes, &held);
-		if (held && !flush)
-			break;
-		held = false;
+		n = wind_bundle_run(peer, skb, &last, &bytes, &room);
+		if (room && !flush) {
+			corked_held = corked(peer);
+			nagle_held = !corked_held && nagle(peer);
+			if (corked_held || nagle_held)
+				break;
+		}
 		bundle = n > 1;
 		if (!bundle) {
 			last = skb;
@@ -66,6 +103,8 @@ static void push(struct wind_peer *peer, bool flush)
 		peer->send_head = skb_queue_is_last(&peer->wq, last) ?
 				  NULL : last->next;
 		wind_snd_nxt_set(peer, wind_end_seq(last));
+		if (room)
+			peer->snd_sml = peer->snd_nxt;
 		/* a window is full: ask for an ack at once */
 		if (peer->send_head && !wind_may_send(peer))
 			flags |= WIND_F_ACKREQ;
@@ -76,9 +115,11 @@ static void push(struct wind_peer *peer, bool flush)
 			wind_xmit_skb(peer, skb, 0);
 		wind_xmit_skb(peer, last, flags);
 	}
+	if (nagle_held)
+		wind_nagle_timer_arm(peer);
 	/* nothing in flight and the rest held by a cork: no probe is due */
 	if (!skb_queue_empty(&peer->wq) && !wind_rtx_timer_due(peer) &&
-	    !(held && peer->snd_una == peer->snd_nxt))
+	    !(corked_held && peer->snd_una == peer->snd_nxt))
 		wind_rtx_timer_arm(peer);
 }
 
@@ -88,7 +129,8 @@ static void push(struct wind_peer *peer, bool flush)
  *
  * One-packet messages queued behind each other leave as one bundle; a
  * corked peer (MSG_MORE, WIND_CORK) keeps the last of them back until
- * they fill a packet.
+ * they fill a packet, and so does one whose last small packet is
+ * unacknowledged (Nagle's rule, unless WIND_NODELAY) until its ACK.
  */
 void wind_push(struct wind_peer *peer)
 {
@@ -100,6 +142,8 @@ void wind_push(struct wind_peer *peer)
  * wind_uncork() - send what every peer of a socket holds back
  * @sk: the socket, locked
  * @clear: forget each peer's MSG_MORE too (WIND_CORK set to 0, close())
+ *
+ * What corks and Nagle's rule hold leaves, as the peers' windows allow.
  */
 void wind_uncork(struct sock *sk, bool clear)
 {

@@ -93,6 +93,7 @@ struct wind_sock {
 	u8 flushing:1;		/* close() waits for the write queues; socket lock */
 	u8 closing:1;
 	u8 cork:1;			/* WIND_CORK; socket lock */
+	u8 nodelay:1;			/* WIND_NODELAY; socket lock */
 	u8 rma_stalled:1;		/* a peer's rma_stalled is set */
 	u8 rmem_short;			/* a packet found no receive memory:
 					 * window 0 until some is freed (mem.c)

@@ -187,6 +187,7 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 	case WIND_RECVERR:
 	case WIND_ENCAP:
 	case WIND_CORK:
+	case WIND_NODELAY:
 		if (optlen < sizeof(int))
 			return -EINVAL;
 		if (copy_from_sockptr(&val, optval, sizeof(val)))
@@ -237,6 +238,22 @@ static int wind_setsockopt(struct sock *sk, int level, int optname,
 		if (!val)
 			wind_uncork(sk, true);
 		break;
+	case WIND_NODELAY: {
+		struct wind_peer *peer;
+
+		if (val != 0 && val != 1) {
+			release_sock(sk);
+			return -EINVAL;
+		}
+		ws->nodelay = val;
+		if (!val)
+			break;
+		/* what the rule held leaves now; corks still hold */
+		list_for_each_entry(peer, &ws->peer_list, node)
+			if (peer->send_head)
+				wind_push(peer);
+		break;
+	}
 	case WIND_ENCAP: {
 		struct wind_peer *peer;
 
@@ -281,6 +298,9 @@ static int wind_getsockopt(struct sock *sk, int level, int optname,
 		break;
 	case WIND_CORK:
 		val = ws->cork;
+		break;
+	case WIND_NODELAY:
+		val = ws->nodelay;
 		break;
 	case WIND_PEER_INFO:
 		return wind_peer_info_get(sk, optval, optlen, len);

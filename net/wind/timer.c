@@ -2,7 +2,8 @@
 /*
  * Per-peer timers: the retransmission timer (which is also the tail loss
  * probe, RACK's reordering timer and the zero-window probe), the
- * delayed-ACK timer and the retry
+ * delayed-ACK timer, the backstop of Nagle's rule (an hrtimer: its wait
+ * is far below a jiffy) and the retry
  * budget after which a peer is unreachable.  What an ACK does on the
  * sender is in ack.c, the congestion window in cc.c.
  *
@@ -24,6 +25,7 @@
 #include "cc.h"
 #include "netns.h"
 #include "peer.h"
+#include "push.h"
 #include "rma.h"
 #include "seq.h"
 #include "skb.h"
@@ -155,7 +157,30 @@ void wind_delack_timer_stop(struct wind_peer *peer)
 }
 
 /**
- * wind_timers_shutdown() - stop both timers of a peer being removed
+ * wind_nagle_timer_arm() - bound the wait of what Nagle's rule holds
+ * @peer: the peer, its socket locked, holding messages back for the ACK
+ *	  of its last small packet
+ *
+ * Within net.wind.nagle_us (200 us: about a round trip in the VM, far
+ * below the 2 jiffies at least of a receiver's delayed ACK) they leave,
+ * ACK or not: a receiver that delays its ACK while its reader waits for a
+ * held message would stall both.  Armed when a hold begins and not moved
+ * after; an ACK that sends what was held leaves it to fire for nothing
+ * (or to send a later hold early).
+ */
+void wind_nagle_timer_arm(struct wind_peer *peer)
+{
+	u64 ns = (u64)WIND_PARAM(peer->sk, nagle_us) * NSEC_PER_USEC;
+
+	if (hrtimer_is_queued(&peer->nagle_timer))
+		return;
+	wind_peer_hold(peer);
+	hrtimer_start(&peer->nagle_timer, ns_to_ktime(ns),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/**
+ * wind_timers_shutdown() - stop the timers of a peer being removed
  * @peer: the peer, its socket locked, already WIND_PEER_DEAD
  *
  * A callback already running waits for the socket lock, then sees the
@@ -168,6 +193,9 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer->dack_on = 0;
 	peer_timer_stop(peer, &peer->rtx_timer);
 	peer_timer_stop(peer, &peer->delack_timer);
+	/* never waits: a running callback may be spinning on our lock */
+	if (hrtimer_try_to_cancel(&peer->nagle_timer) == 1)
+		wind_peer_put(peer);
 }
 
 /* The last packet in flight, to probe with, or NULL. */
@@ -346,6 +374,31 @@ static void wind_delack_timer(struct timer_list *t)
 	peer_timer_run(peer, t, delack_due);
 }
 
+/* Nagle's backstop, in softirq (HRTIMER_MODE_REL_SOFT): what the rule
+ * holds goes as if the small packet before it were acknowledged; as
+ * peer_timer_run(), it tries again later while a process owns the socket.
+ * Drops the timer's reference.
+ */
+static enum hrtimer_restart wind_nagle_timer(struct hrtimer *t)
+{
+	struct wind_peer *peer = container_of(t, struct wind_peer,
+					      nagle_timer);
+	struct sock *sk = peer->sk;
+
+	bh_lock_sock(sk);
+	if (peer->state != WIND_PEER_DEAD) {
+		if (sock_owned_by_user(sk)) {
+			wind_nagle_timer_arm(peer);
+		} else {
+			peer->snd_sml = peer->snd_una;
+			wind_push(peer);
+		}
+	}
+	bh_unlock_sock(sk);
+	wind_peer_put(peer);
+	return HRTIMER_NORESTART;
+}
+
 /**
  * wind_timers_init() - set up a new peer's timers
  * @peer: the peer
@@ -354,5 +407,8 @@ void wind_timers_init(struct wind_peer *peer)
 {
 	timer_setup(&peer->rtx_timer, wind_rtx_timer, 0);
 	timer_setup(&peer->delack_timer, wind_delack_timer, 0);
+	hrtimer_init(&peer->nagle_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_SOFT);
+	peer->nagle_timer.function = wind_nagle_timer;
 }
 

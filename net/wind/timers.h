@@ -24,6 +24,7 @@ void wind_delack_timer_arm(struct wind_peer *peer);
 void wind_delack_timer_stop(struct wind_peer *peer);
 void wind_timers_shutdown(struct wind_peer *peer);
 void wind_rtx_now(struct wind_peer *peer);
+void wind_nagle_timer_arm(struct wind_peer *peer);
 
 static inline u32 wind_rto_min_us(const struct wind_peer *peer)
 {

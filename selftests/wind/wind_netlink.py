@@ -257,11 +257,13 @@ PARAMS = {
     "dupack_ms": ("WIND_A_PARAMS_DUPACK_MS", 0, 60000),
     "peers_per_addr_max": ("WIND_A_PARAMS_PEERS_PER_ADDR_MAX", 0, 65536),
     "peers_max": ("WIND_A_PARAMS_PEERS_MAX", 1, 65536),
+    "nagle_us": ("WIND_A_PARAMS_NAGLE_US", 0, 60000000),
 }
 DEFAULTS = {"rto_min_ms": 20, "rto_max_ms": 1000, "retries": 10,
             "window": 256, "delack_ms": 4, "peer_idle_s": 300,
             "unverified_max": 1024, "dupack_ms": 20,
-            "peers_per_addr_max": 256, "peers_max": 65536}
+            "peers_per_addr_max": 256, "peers_max": 65536,
+            "nagle_us": 200}
 
 
 def sysctl(name):

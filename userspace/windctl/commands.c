@@ -77,6 +77,7 @@ static const char *const param_names[WIND_A_PARAMS_MAX + 1] = {
 	[WIND_A_PARAMS_DUPACK_MS]	= "dupack_ms",
 	[WIND_A_PARAMS_PEERS_PER_ADDR_MAX] = "peers_per_addr_max",
 	[WIND_A_PARAMS_PEERS_MAX]	= "peers_max",
+	[WIND_A_PARAMS_NAGLE_US]	= "nagle_us",
 };
 
 static const char *const peer_status_names[] = {

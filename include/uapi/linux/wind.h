@@ -42,6 +42,11 @@ enum wind_msgtype {
  * if each were sent with MSG_MORE; 0 sends what is held at once
  */
 #define WIND_CORK		7
+/* int: 1 sends each message at once, 0 (the default) lets a small
+ * message wait in its peer's bundle while a small packet sent before is
+ * unacknowledged (Nagle's rule, as TCP_NODELAY turns off TCP's)
+ */
+#define WIND_NODELAY		8
 
 /* What a socket sends: raw IP protocol 253, or each packet inside a UDP
  * datagram to the receiver's net.wind.udp_port.  Both are received
@@ -514,6 +519,7 @@ enum {
 	WIND_A_PARAMS_DUPACK_MS,
 	WIND_A_PARAMS_PEERS_PER_ADDR_MAX,
 	WIND_A_PARAMS_PEERS_MAX,
+	WIND_A_PARAMS_NAGLE_US,
 
 	__WIND_A_PARAMS_MAX,
 	WIND_A_PARAMS_MAX = (__WIND_A_PARAMS_MAX - 1)
