@@ -815,7 +815,8 @@ def msgs_rows(R):
       "(Wind's senders close first, which waits for the ACKs). UDP: delivered, "
       "what the receiver got (its loss beside). \"Wind MSG_MORE\": each batch of "
       "16 sends with `MSG_MORE` on all but the last, so they leave bundled "
-      "(wind(7)); plain Wind bundles only what queues behind a full window. "
+      "(wind(7)); plain Wind bundles what queues behind a full window or behind "
+      "an unacknowledged small packet (Nagle's rule; `WIND_NODELAY` off). "
       "The MSG_MORE row runs right after the others, so its ratios divide medians.\n")
     w("| senders | Wind | Wind MSG_MORE | UDP delivered (loss) | TCP | Wind/UDP | "
       "Wind MSG_MORE/UDP | msgs per Wind data packet (plain / MSG_MORE) |")
