@@ -172,6 +172,7 @@ void wind_nagle_timer_arm(struct wind_peer *peer)
 {
 	u64 ns = (u64)WIND_PARAM(peer->sk, nagle_us) * NSEC_PER_USEC;
 
+	wind_peer_assert_held(peer);
 	if (hrtimer_is_queued(&peer->nagle_timer))
 		return;
 	wind_peer_hold(peer);
