@@ -9,7 +9,7 @@
 #                     and UDP (scripts/demo)
 #   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
 #   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP,
-#                     Soft-RoCE
+#                     Soft-RoCE; MPI one-sided latency over Wind and TCP
 #                     (scripts/bench-mpi)
 #   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
@@ -205,9 +205,14 @@ run-bench: build
 # One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd, verbs;ofi_rxm
 # (Soft-RoCE) and the raw Wind round trip, then 64 KiB and 1 MiB over wind
 # and tcp;ofi_rxm with each side on its own vCPU (PIN=1); an mpi4py
-# ping-pong over Wind, over Open MPI's TCP and over Soft-RoCE.
+# ping-pong over Wind, over Open MPI's TCP and over Soft-RoCE; MPI one-sided
+# latency (mpi_osc_lat) over wind and tcp;ofi_rxm, osc rdma and osc pt2pt.
+# BENCH_MPI_ONLY="fabric pingpong osc" picks parts (scripts/bench-mpi).
+BENCH_MPI_ENV := BENCH_MPI_ONLY BENCH_MPI_FABRIC BENCH_MPI_PIN_ROUNDS \
+	BENCH_MPI_SIZES BENCH_MPI_ITERS BENCH_MPI_OSC_REPS BENCH_MPI_OSC_WARMUP \
+	BENCH_MPI_OSC_BUSY BENCH_MPI_OSC_TIMEOUT
 run-bench-mpi: build
-	$(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
+	VM_ENV="$(BENCH_MPI_ENV)" $(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
 
 .PHONY: bench-mpi run-bench-mpi
 # --- end bench ----------------------------------------------------------------
