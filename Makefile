@@ -10,6 +10,8 @@
 #   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
 #   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP,
 #                     Soft-RoCE; MPI one-sided latency over Wind and TCP
+#   make bench-hpcc   the HPC Challenge on two VMs over Wind and TCP
+#                     (scripts/bench-hpcc)
 #                     (scripts/bench-mpi)
 #   make check-debug  the selftests on a debug kernel (scripts/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
@@ -85,7 +87,7 @@ check:
 
 # Each of these: deps, then the build and the run in a new make (run-TARGET)
 # that sees the kernels deps may just have installed.
-vm demo demo-api bench-dsm bench bench-mpi fuzz: deps
+vm demo demo-api bench-dsm bench bench-mpi bench-hpcc fuzz: deps
 	+@$(MAKE) --no-print-directory run-$@
 
 run-vm: build
@@ -215,6 +217,14 @@ run-bench-mpi: build
 	VM_ENV="$(BENCH_MPI_ENV)" $(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
 
 .PHONY: bench-mpi run-bench-mpi
+
+# --- bench-hpcc: the HPC Challenge on two VMs (scripts/bench-hpcc) -----------
+# hpcc on 2 ranks across scripts/cluster's two VMs, over the provider wind and
+# over tcp;ofi_rxm: hpcc's verdicts and its summary figures side by side.
+run-bench-hpcc: build
+	$(CURDIR)/scripts/bench-hpcc
+
+.PHONY: bench-hpcc run-bench-hpcc
 # --- end bench ----------------------------------------------------------------
 
 # --- clean ------------------------------------------------------------------

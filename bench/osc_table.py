@@ -73,7 +73,9 @@ def us(x):
 
 
 def ratio(x):
-    return "<0.001x" if x < 0.001 else "%.2fx" % x
+    if x < 0.001:
+        return "<0.001x"
+    return "%.3fx" % x if x < 0.1 else "%.2fx" % x
 
 
 def main():

@@ -41,6 +41,8 @@ PKGS=(
 	# userspace/fabric (libwind-fi.so) and its tests: libfabric, fi_info,
 	# fi_pingpong, Open MPI over libfabric, mpi4py
 	libfabric-dev libfabric-bin openmpi-bin libopenmpi-dev python3-mpi4py
+	# make bench-hpcc: the HPC Challenge over Open MPI (scripts/bench-hpcc)
+	hpcc
 	# selftests/wind/wind_encap.py: a router that drops IP protocol 253
 	nftables
 	# selftests/wind/wind_dsm: a shared mapping of a file on ext4 (loop)
