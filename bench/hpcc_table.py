@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """The HPC Challenge table of scripts/bench-hpcc.
 
-    bench/hpcc_table.py "LABEL=DIR" ...
+    bench/hpcc_table.py "LABEL=DIR[,DIR...]" ...
 
-Each DIR holds one hpcc run (scripts/bench-hpcc-guest): hpccoutf.txt,
+A LABEL's DIRs are its rounds; each DIR holds one hpcc run (scripts/bench-hpcc-guest): hpccoutf.txt,
 mpirun.log, exit.  Prints each run's verdicts: the lines of hpccoutf.txt
 that say PASSED or FAILED (HPL, PTRANS), and hpcc's other checks
 ("Found N errors" of the RandomAccess tests, "Node(s) with error N" of
 the Star and Single tests, STREAM's "Solution Validates", the residual
 check counts, the summary's Success), by section; a run passed when it
 exited 0, none failed and Success=1.  Then the summary figures side by
-side, with the ratio of each to the first run's ("this / first").
+side, each LABEL's the median of its rounds (every round's value after
+it when there are several), with the ratio of each LABEL's median to the
+first LABEL's ("this / first").
 """
 import os
 import re
@@ -109,55 +111,74 @@ def fmt(x):
     return "%.4g" % x
 
 
+def median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def main():
     runs = []
     for arg in sys.argv[1:]:
-        label, _, d = arg.partition("=")
-        runs.append((label, d) + parse(d))
+        label, _, dirs = arg.partition("=")
+        rounds = [(d,) + parse(d) for d in dirs.split(",") if d]
+        runs.append((label, rounds))
 
     print()
     print("hpcc's own checks (hpccoutf.txt):")
-    for label, d, summary, verdicts, rc in runs:
-        npass = sum(1 for _, _, line in verdicts if re.search(r"\bPASSED\b", line))
-        nfail = sum(1 for _, _, line in verdicts if re.search(r"\bFAILED\b", line))
-        bad = [(sec, line) for sec, ok, line in verdicts if not ok]
-        if rc is None:
-            state = "did not run"
-        elif not summary:
-            state = "exit %d, no summary" % rc
-        else:
-            state = "exit %d, Success=%s" % (rc, summary.get("Success", "?"))
-        ok = rc == 0 and summary.get("Success") == "1" and not bad and npass > 0
-        print("  %s: %s; %d PASSED, %d FAILED; %d other checks, %d failed: %s" % (
-            label, state, npass, nfail, len(verdicts) - npass - nfail,
-            len(bad) - nfail, "every test passed" if ok else "NOT every test passed"))
-        secs = {}
-        for sec, good, _ in verdicts:
-            n = secs.setdefault(sec, [0, 0])
-            n[0 if good else 1] += 1
-        print("      " + ", ".join("%s %d/%d" % (sec, n[0], n[0] + n[1])
-                                   for sec, n in secs.items()))
-        for sec, line in bad:
-            print("      FAILED in %s: %s" % (sec, re.sub(r"\s+", " ", line)))
+    for label, rounds in runs:
+        for i, (d, summary, verdicts, rc) in enumerate(rounds):
+            npass = sum(1 for _, _, line in verdicts if re.search(r"\bPASSED\b", line))
+            nfail = sum(1 for _, _, line in verdicts if re.search(r"\bFAILED\b", line))
+            bad = [(sec, line) for sec, ok, line in verdicts if not ok]
+            if rc is None:
+                state = "did not run"
+            elif not summary:
+                state = "exit %d, no summary" % rc
+            else:
+                state = "exit %d, Success=%s" % (rc, summary.get("Success", "?"))
+            ok = rc == 0 and summary.get("Success") == "1" and not bad and npass > 0
+            print("  %s, round %d: %s; %d PASSED, %d FAILED; %d other checks, %d failed: %s" % (
+                label, i + 1, state, npass, nfail, len(verdicts) - npass - nfail,
+                len(bad) - nfail, "every test passed" if ok else "NOT every test passed"))
+            secs = {}
+            for sec, good, _ in verdicts:
+                n = secs.setdefault(sec, [0, 0])
+                n[0 if good else 1] += 1
+            print("      " + ", ".join("%s %d/%d" % (sec, n[0], n[0] + n[1])
+                                       for sec, n in secs.items()))
+            for sec, line in bad:
+                print("      FAILED in %s: %s" % (sec, re.sub(r"\s+", " ", line)))
 
+    many = any(len(rounds) > 1 for _, rounds in runs)
     print()
-    print("| figure | unit | " + " | ".join(label for label, *_ in runs) +
-          "".join(" | %s / %s" % (label, runs[0][0]) for label, *_ in runs[1:]) + " |")
+    print("| figure | unit | " + " | ".join(label for label, _ in runs) +
+          "".join(" | %s / %s" % (label, runs[0][0]) for label, _ in runs[1:]) + " |")
     print("|---" * (2 + len(runs) + len(runs) - 1) + "|")
     for key, name, scale, unit, _ in FIGURES:
-        vals = [num(summary, key, scale) for _, _, summary, _, _ in runs]
-        if all(v is None for v in vals):
+        per = [[num(summary, key, scale) for _, summary, _, _ in rounds]
+               for _, rounds in runs]
+        meds = [median(vs) for vs in per]
+        if all(m is None for m in meds):
             continue
-        cells = [fmt(v) for v in vals]
-        for v in vals[1:]:
-            cells.append("%.2fx" % (v / vals[0]) if v is not None and vals[0] else "n/a")
+        cells = []
+        for m, vs in zip(meds, per):
+            cell = fmt(m)
+            if many:
+                cell += " (" + ", ".join(fmt(v) for v in vs) + ")"
+            cells.append(cell)
+        for m in meds[1:]:
+            cells.append("%.2fx" % (m / meds[0]) if m is not None and meds[0] else "n/a")
         print("| %s | %s | %s |" % (name, unit, " | ".join(cells)))
-    n = [summary.get("HPL_N") for _, _, summary, _, _ in runs]
+    first = runs[0][1][0][1] if runs and runs[0][1] else {}
     print()
-    print("HPL N: %s; NB: %s; grid %s x %s" % (
-        ", ".join(x or "n/a" for x in n),
-        runs[0][2].get("HPL_NB", "n/a"), runs[0][2].get("HPL_nprow", "?"),
-        runs[0][2].get("HPL_npcol", "?")))
+    print("HPL N %s, NB %s, grid %s x %s; %s" % (
+        first.get("HPL_N", "n/a"), first.get("HPL_NB", "n/a"),
+        first.get("HPL_nprow", "?"), first.get("HPL_npcol", "?"),
+        "each cell the median of the rounds, every round's value in brackets"
+        if many else "one round"))
 
 
 if __name__ == "__main__":
