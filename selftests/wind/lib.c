@@ -1072,3 +1072,30 @@ int wind_node_peer_info(int fd, int node, uint16_t port,
 	memcpy(&info->wpi_addr, &sin, sizeof(sin));
 	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len) ? -1 : 0;
 }
+
+int wind_sa_peer_info(int fd, const wind_sa *to, struct wind_peer_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	memcpy(&info->wpi_addr, to, sizeof(*to));
+	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, info, &len) ? -1 : 0;
+}
+
+long wind_sa_unsent(int fd, const wind_sa *to)
+{
+	struct wind_peer_info pi;
+
+	return wind_sa_peer_info(fd, to, &pi) ? -1 : (long)pi.wpi_unsent;
+}
+
+int wind_msg_send(int fd, const wind_sa *to, uint32_t seq, size_t len, int flags)
+{
+	char buf[4096];
+
+	if (len > sizeof(buf))
+		return -1;
+	wind_msg_make(buf, len, seq);
+	return sendto(fd, buf, len, flags, &to->sa, sizeof(*to)) ==
+	       (ssize_t)len ? 0 : -1;
+}

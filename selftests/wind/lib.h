@@ -183,6 +183,9 @@ int wind_poll(int fd, short events, int timeout_ms);
 /* WIND_PEER_INFO on fd of the peer at node's port, into *info: 0 or -1 (libwind has a wind_peer_info() of its own) */
 int wind_node_peer_info(int fd, int node, uint16_t port,
 		   struct wind_peer_info *info);
+/* The same for the peer at *to (IPv4 or IPv6); and its wpi_unsent, or -1 */
+int wind_sa_peer_info(int fd, const wind_sa *to, struct wind_peer_info *info);
+long wind_sa_unsent(int fd, const wind_sa *to);
 
 /*
  * The next message on fd, waiting up to timeout_ms: its length and, in
@@ -206,6 +209,8 @@ bool wind_fill_ok(const void *buf, size_t len, uint32_t seed);
  */
 #define WIND_MSG_MIN		16
 void wind_msg_make(void *buf, size_t len, uint32_t seq);
+/* sendto() *to message seq of len bytes (len <= 4096): 0, or -1 if not all went */
+int wind_msg_send(int fd, const wind_sa *to, uint32_t seq, size_t len, int flags);
 /* Returns the seq of a well-formed message, -1 if it is damaged */
 long wind_msg_check(const void *buf, size_t len);
 

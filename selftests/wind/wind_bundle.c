@@ -74,39 +74,11 @@ FIXTURE_TEARDOWN(bundle)
 	wind_topo_teardown();
 }
 
-static int send_msg(int fd, const wind_sa *to, unsigned int i, size_t len,
-		    int flags)
-{
-	char buf[4096];
-
-	wind_msg_make(buf, len, i);
-	return sendto(fd, buf, len, flags, &to->sa, sizeof(*to)) ==
-	       (ssize_t)len ? 0 : -1;
-}
-
-static int peer_info(int fd, const wind_sa *to, struct wind_peer_info *pi)
-{
-	socklen_t len = sizeof(*pi);
-
-	memset(pi, 0, sizeof(*pi));
-	memcpy(&pi->wpi_addr, to, sizeof(*to));
-	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, pi, &len);
-}
-
-static long unsent(int fd, const wind_sa *to)
-{
-	struct wind_peer_info pi;
-
-	if (peer_info(fd, to, &pi))
-		return -1;
-	return pi.wpi_unsent;
-}
-
 static long in_flight(int fd, const wind_sa *to)
 {
 	struct wind_peer_info pi;
 
-	if (peer_info(fd, to, &pi))
+	if (wind_sa_peer_info(fd, to, &pi))
 		return -1;
 	return pi.wpi_in_flight;
 }
@@ -180,7 +152,7 @@ TEST_F(bundle, more_in_order)
 	ASSERT_LE(0, ob0) TH_LOG("no OutBundles counter");
 	ASSERT_LE(0, ibd0) TH_LOG("no InBundled counter");
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN,
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN,
 				      i % 25 == 24 || i == n - 1 ? 0 : MSG_MORE))
 			TH_LOG("send %u: %s", i, strerror(errno));
 	EXPECT_EQ(0, recv_check(self->rx, n, NULL));
@@ -225,12 +197,12 @@ TEST_F(bundle, cork_mixed_types)
 		else if (i % 3 == 1)
 			flags = MSG_WIND_RELIABLE;
 		ordered[i] = flags != MSG_WIND_RELIABLE;
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, flags))
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, flags))
 			TH_LOG("send %u: %s", i, strerror(errno));
 		if (flags != MSG_WIND_SYNC)
 			continue;
 		/* acknowledged: nothing of it or before it is left */
-		EXPECT_EQ(0, unsent(self->tx, &self->to));
+		EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 		EXPECT_EQ(0, in_flight(self->tx, &self->to));
 	}
 	EXPECT_EQ(0, recv_check(self->rx, n, ordered));
@@ -248,8 +220,8 @@ TEST_F(bundle, uncork_flushes)
 	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_CORK, &one,
 				sizeof(one)));
 	for (i = 0; i < 5; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-	EXPECT_EQ(5, unsent(self->tx, &self->to));
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(5, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(0, in_flight(self->tx, &self->to));
 	EXPECT_TRUE(wind_rx_empty(self->rx));
 	/* bad values change nothing */
@@ -258,11 +230,11 @@ TEST_F(bundle, uncork_flushes)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, setsockopt(self->tx, SOL_WIND, WIND_CORK, &zero, 1));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(5, unsent(self->tx, &self->to));
+	EXPECT_EQ(5, wind_sa_unsent(self->tx, &self->to));
 
 	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_CORK, &zero,
 				sizeof(zero)));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(0, recv_check(self->rx, 5, NULL));
 	EXPECT_EQ(1, stat_delta(wind_ns(0), "OutBundles", ob0));
 	EXPECT_EQ(5, stat_delta(wind_ns(0), "OutBundled", obd0));
@@ -276,12 +248,12 @@ TEST_F(bundle, more_then_plain)
 	unsigned int i;
 
 	for (i = 0; i < 3; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN,
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN,
 				      MSG_MORE));
-	EXPECT_EQ(3, unsent(self->tx, &self->to));
+	EXPECT_EQ(3, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_TRUE(wind_rx_empty(self->rx));
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 3, MSG_LEN, 0));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 3, MSG_LEN, 0));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(0, recv_check(self->rx, 4, NULL));
 	EXPECT_EQ(1, stat_delta(wind_ns(0), "OutBundles", ob0));
 	EXPECT_EQ(4, stat_delta(wind_ns(0), "OutBundled", obd0));
@@ -294,14 +266,14 @@ TEST_F(bundle, lone_immediate)
 {
 	long ob0 = wind_stat(wind_ns(0), "OutBundles");
 
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 0, MSG_LEN, 0));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 0, MSG_LEN, 0));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(0, recv_check(self->rx, 1, NULL));
 	EXPECT_EQ(0, stat_delta(wind_ns(0), "OutBundles", ob0));
 
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 0, MSG_LEN,
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 0, MSG_LEN,
 			      MSG_MORE | MSG_WIND_SYNC));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(0, in_flight(self->tx, &self->to));
 	EXPECT_EQ(0, recv_check(self->rx, 1, NULL));
 }
@@ -318,7 +290,7 @@ TEST_F(bundle, large_not_held)
 	ASSERT_EQ((ssize_t)sizeof(buf),
 		  sendto(self->tx, buf, sizeof(buf), 0, &self->to.sa,
 			 sizeof(self->to)));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	ASSERT_LT(0, wind_poll(self->rx, POLLIN, WAIT_MS));
 	ASSERT_EQ((ssize_t)sizeof(buf), recv(self->rx, in, sizeof(in), 0));
 	EXPECT_EQ(0, memcmp(buf, in, sizeof(buf)));
@@ -331,10 +303,10 @@ static long window_after_sync(struct __test_metadata *_metadata,
 	struct wind_peer_info pi;
 	char in[4096];
 
-	EXPECT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, MSG_WIND_SYNC));
+	EXPECT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, MSG_WIND_SYNC));
 	EXPECT_LT(0, wind_poll(self->rx, POLLIN, WAIT_MS));
 	EXPECT_EQ(MSG_LEN, recv(self->rx, in, sizeof(in), 0));
-	EXPECT_EQ(0, peer_info(self->tx, &self->to, &pi));
+	EXPECT_EQ(0, wind_sa_peer_info(self->tx, &self->to, &pi));
 	return pi.wpi_snd_wnd;
 }
 
@@ -369,13 +341,13 @@ TEST_F(bundle, small_messages_wider_window)
 	}
 	w_big = window_after_sync(_metadata, self, 0);
 	for (i = 0; i < small_n; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN,
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN,
 				      i % 16 == 15 ? 0 : MSG_MORE));
 	EXPECT_EQ(0, recv_check(self->rx, small_n, NULL));
 	w_small = window_after_sync(_metadata, self, 0);
 	ASSERT_EQ(0, getsockopt(self->rx, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 				&optlen));
-	ASSERT_EQ(0, peer_info(self->tx, &self->to, &pi));
+	ASSERT_EQ(0, wind_sa_peer_info(self->tx, &self->to, &pi));
 	/* the most full packets the buffer could hold */
 	full = rcvbuf / (pi.wpi_mss + 512);
 	TH_LOG("window after 8 KiB messages %ld packets, after 64 B ones %ld; "

@@ -75,37 +75,11 @@ FIXTURE_TEARDOWN(nagle)
 	wind_topo_teardown();
 }
 
-static int send_msg(int fd, const wind_sa *to, unsigned int i, size_t len,
-		    int flags)
-{
-	char buf[4096];
-
-	wind_msg_make(buf, len, i);
-	return sendto(fd, buf, len, flags, &to->sa, sizeof(*to)) ==
-	       (ssize_t)len ? 0 : -1;
-}
-
-static int peer_info(int fd, const wind_sa *to, struct wind_peer_info *pi)
-{
-	socklen_t len = sizeof(*pi);
-
-	memset(pi, 0, sizeof(*pi));
-	memcpy(&pi->wpi_addr, to, sizeof(*to));
-	return getsockopt(fd, SOL_WIND, WIND_PEER_INFO, pi, &len);
-}
-
-static long unsent(int fd, const wind_sa *to)
-{
-	struct wind_peer_info pi;
-
-	return peer_info(fd, to, &pi) ? -1 : (long)pi.wpi_unsent;
-}
-
 static long in_flight(int fd, const wind_sa *to)
 {
 	struct wind_peer_info pi;
 
-	return peer_info(fd, to, &pi) ? -1 : (long)pi.wpi_in_flight;
+	return wind_sa_peer_info(fd, to, &pi) ? -1 : (long)pi.wpi_in_flight;
 }
 
 static int sysctl_set(int node, const char *name, const char *val)
@@ -185,7 +159,7 @@ static int recv_in_order(int fd, unsigned int first, unsigned int n,
 static void learn(struct __test_metadata *_metadata,
 		  FIXTURE_DATA(nagle) *self, unsigned int i)
 {
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, MSG_WIND_SYNC))
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, MSG_WIND_SYNC))
 		TH_LOG("sync send: %s", strerror(errno));
 	ASSERT_EQ(0, recv_in_order(self->rx, i, 1, NULL));
 	ASSERT_EQ(0, in_flight(self->tx, &self->to));
@@ -207,7 +181,7 @@ static void light(struct __test_metadata *_metadata,
 	char buf[64];
 
 	ASSERT_EQ(0, dark(false));
-	ASSERT_EQ(0, send_msg(self->rx, &self->from, 0, 16, 0));
+	ASSERT_EQ(0, wind_msg_send(self->rx, &self->from, 0, 16, 0));
 	EXPECT_EQ(16, wind_recv_wait(self->tx, buf, sizeof(buf), &src,
 				     WAIT_MS));
 }
@@ -286,18 +260,18 @@ TEST_F(nagle, held_until_ack)
 	obd0 = wind_stat(wind_ns(0), "OutBundled");
 	sent0 = first_sends();
 	ASSERT_EQ(0, dark(true));
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 1, MSG_LEN, 0));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 1, MSG_LEN, 0));
 	/* nothing small before it in flight: it left at once */
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(1, in_flight(self->tx, &self->to));
 	for (i = 2; i < 10; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-	EXPECT_EQ(8, unsent(self->tx, &self->to));
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(8, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(1, in_flight(self->tx, &self->to));
 	EXPECT_EQ(1, first_sends() - sent0);
 	light(_metadata, self);
 	EXPECT_EQ(0, recv_in_order(self->rx, 1, 9, NULL));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(1, wind_stat(wind_ns(0), "OutBundles") - ob0);
 	EXPECT_EQ(8, wind_stat(wind_ns(0), "OutBundled") - obd0);
 	EXPECT_EQ(2, first_sends() - sent0);
@@ -318,11 +292,11 @@ TEST_F(nagle, full_packets_hold_nothing)
 	ASSERT_EQ(0, sysctl_set(1, "nagle_us", NAGLE_LONG));
 	learn(_metadata, self, 0);
 	ASSERT_EQ(0, dark(true));
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 1, 3000, 0));
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 2, MSG_LEN, 0));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 1, 3000, 0));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 2, MSG_LEN, 0));
 	/* the second small one waits for the first's ACK */
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 3, MSG_LEN, 0));
-	EXPECT_EQ(1, unsent(self->tx, &self->to));
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 3, MSG_LEN, 0));
+	EXPECT_EQ(1, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(4, in_flight(self->tx, &self->to));
 	light(_metadata, self);
 	EXPECT_EQ(0, recv_in_order(self->rx, 1, 3, lens));
@@ -330,13 +304,13 @@ TEST_F(nagle, full_packets_hold_nothing)
 	/* the third may be unacknowledged still: a sync send waits for it */
 	learn(_metadata, self, 4);
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, 100 + i, 32, 0));
-		EXPECT_EQ(0, unsent(self->tx, &self->to)) TH_LOG("ping %u", i);
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 100 + i, 32, 0));
+		EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to)) TH_LOG("ping %u", i);
 		ASSERT_EQ(32, wind_recv_wait(self->rx, buf, sizeof(buf), &src,
 					     WAIT_MS));
 		EXPECT_EQ(100 + i, wind_msg_check(buf, 32));
-		ASSERT_EQ(0, send_msg(self->rx, &self->from, 200 + i, 32, 0));
-		EXPECT_EQ(0, unsent(self->rx, &self->from)) TH_LOG("pong %u", i);
+		ASSERT_EQ(0, wind_msg_send(self->rx, &self->from, 200 + i, 32, 0));
+		EXPECT_EQ(0, wind_sa_unsent(self->rx, &self->from)) TH_LOG("pong %u", i);
 		ASSERT_EQ(32, wind_recv_wait(self->tx, buf, sizeof(buf), &src,
 					     WAIT_MS));
 		EXPECT_EQ(200 + i, wind_msg_check(buf, 32));
@@ -354,8 +328,8 @@ static void each_alone(struct __test_metadata *_metadata,
 
 	ASSERT_EQ(0, dark(true));
 	for (i = first; i < first + 8; i++) {
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-		EXPECT_EQ(0, unsent(self->tx, &self->to)) TH_LOG("message %u", i);
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+		EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to)) TH_LOG("message %u", i);
 	}
 	EXPECT_EQ(8, in_flight(self->tx, &self->to));
 	EXPECT_EQ(8, first_sends() - sent0);
@@ -379,10 +353,10 @@ TEST_F(nagle, nodelay)
 	obd0 = wind_stat(wind_ns(0), "OutBundled");
 	ASSERT_EQ(0, dark(true));
 	for (i = 1; i < 7; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-	EXPECT_EQ(5, unsent(self->tx, &self->to));
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(5, wind_sa_unsent(self->tx, &self->to));
 	ASSERT_EQ(0, nodelay(self->tx, 1));
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(6, in_flight(self->tx, &self->to));
 	EXPECT_EQ(1, wind_stat(wind_ns(0), "OutBundles") - ob0);
 	EXPECT_EQ(5, wind_stat(wind_ns(0), "OutBundled") - obd0);
@@ -411,19 +385,19 @@ TEST_F(nagle, sync_never_held)
 				sizeof(tv)));
 	obd0 = wind_stat(wind_ns(0), "OutBundled");
 	ASSERT_EQ(0, dark(true));
-	ASSERT_EQ(0, send_msg(self->tx, &self->to, 1, MSG_LEN, 0));
-	EXPECT_EQ(-1, send_msg(self->tx, &self->to, 2, MSG_LEN,
+	ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, 1, MSG_LEN, 0));
+	EXPECT_EQ(-1, wind_msg_send(self->tx, &self->to, 2, MSG_LEN,
 			       MSG_WIND_SYNC));
 	EXPECT_EQ(EAGAIN, errno);
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(2, in_flight(self->tx, &self->to));
 	for (i = 3; i < 6; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-	EXPECT_EQ(3, unsent(self->tx, &self->to));
-	EXPECT_EQ(-1, send_msg(self->tx, &self->to, 6, MSG_LEN,
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(3, wind_sa_unsent(self->tx, &self->to));
+	EXPECT_EQ(-1, wind_msg_send(self->tx, &self->to, 6, MSG_LEN,
 			       MSG_WIND_SYNC));
 	EXPECT_EQ(EAGAIN, errno);
-	EXPECT_EQ(0, unsent(self->tx, &self->to));
+	EXPECT_EQ(0, wind_sa_unsent(self->tx, &self->to));
 	EXPECT_EQ(6, in_flight(self->tx, &self->to));
 	EXPECT_EQ(4, wind_stat(wind_ns(0), "OutBundled") - obd0);
 	light(_metadata, self);
@@ -449,14 +423,14 @@ TEST_F(nagle, close_flushes)
 	learn(_metadata, self, 0);
 	ASSERT_EQ(0, dark(true));
 	for (i = 1; i < 6; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, MSG_LEN, 0));
-	EXPECT_EQ(4, unsent(self->tx, &self->to));
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(4, wind_sa_unsent(self->tx, &self->to));
 	self->tx = -1;
 	ASSERT_EQ(0, pthread_create(&t, NULL, close_thread, &fd));
 	EXPECT_EQ(0, recv_in_order(self->rx, 1, 5, NULL));
 	/* the closing socket's ACKs: its close() returns */
 	ASSERT_EQ(0, dark(false));
-	ASSERT_EQ(0, send_msg(self->rx, &self->from, 0, 16, 0));
+	ASSERT_EQ(0, wind_msg_send(self->rx, &self->from, 0, 16, 0));
 	ASSERT_EQ(0, pthread_join(t, &ret));
 	EXPECT_EQ(0, (long)ret);
 }
@@ -505,7 +479,7 @@ TEST_F(nagle, many_in_order)
 
 	ASSERT_EQ(0, pthread_create(&t, NULL, reader_thread, &r));
 	for (i = 0; i < MANY; i++)
-		ASSERT_EQ(0, send_msg(self->tx, &self->to, i, many_len(i),
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, many_len(i),
 				      many_flags(i)))
 			TH_LOG("send %u: %s", i, strerror(errno));
 	ASSERT_EQ(0, pthread_join(t, NULL));
