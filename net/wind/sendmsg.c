@@ -451,7 +451,8 @@ int wind_msg_room(const struct wind_peer *peer, size_t total)
  * @total: the message's bytes
  * @mss: the payload of each packet but the last
  * @flags: its WIND_F_* (WIND_F_SYNC: the last asks for an ACK at once)
- * @msgid: its WIND_CMSG_MSGID, or 0
+ * @msgid: its WIND_CMSG_MSGID, or 0 (not 0: the last asks for an ACK at
+ *	   once too)
  * @kernel: the kernel's own message, whose failure nobody is told of
  *
  * Charges them to the socket's send buffer; wind_push() sends them.
@@ -482,8 +483,11 @@ void wind_msg_queue(struct wind_peer *peer, struct sk_buff_head *q,
 		cb->kernel = kernel;
 		skb_set_owner_w(skb, peer->sk);
 	}
-	/* the last packet of a sync message asks for an ack at once */
-	if (flags & WIND_F_SYNC)
+	/* the last packet of a message whose sender waits for its ACK, a
+	 * sync one or one it names (WIND_CMSG_MSGID: a one-sided write's
+	 * completion), asks for it at once, not after the receiver's delay
+	 */
+	if ((flags & WIND_F_SYNC) || msgid)
 		WIND_SKB_CB(skb_peek_tail(q))->flags |= WIND_F_ACKREQ;
 	if (!peer->send_head)
 		peer->send_head = skb_peek(q);

@@ -13,6 +13,11 @@
  * refused messages, each once, with its error.  They are more than the
  * 16 refusals a receiver holds for one sender: the ones beyond wait for
  * their retransmission, and are reported all the same.
+ *
+ * A named message's sender waits for its acknowledgment (a one-sided
+ * write's completion): its last packet asks for the ACK at once, as a
+ * sync message's does, where an unnamed async message's waits for the
+ * receiver's delayed ACK; a raw socket on the receiver sees the flags.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <linux/errqueue.h>
+#include <netinet/ip.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -308,6 +314,122 @@ TEST_F(msgid, a_sync_refusal_fails_its_send_not_the_queue)
 	EXPECT_EQ(EACCES, errno);
 	EXPECT_EQ(-1, recvmsg(self->tx, &msg, MSG_ERRQUEUE | MSG_DONTWAIT));
 	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* The first DATA packets to PORT a raw socket saw, by seq */
+struct tap_log {
+	unsigned int n;
+	struct { __u32 seq; int flags; } pkt[64];
+};
+
+static void tap_read(int fd, struct tap_log *t)
+{
+	unsigned char pkt[70000];
+	ssize_t len;
+
+	while ((len = recv(fd, pkt, sizeof(pkt), MSG_DONTWAIT)) > 0) {
+		const struct iphdr *ip = (const void *)pkt;
+		const struct windhdr *wh;
+		unsigned int i;
+
+		if (len < (ssize_t)sizeof(*ip) ||
+		    len < ip->ihl * 4 + (ssize_t)sizeof(*wh))
+			continue;
+		wh = (const void *)(pkt + ip->ihl * 4);
+		if ((wh->version_type & 0xf) != WIND_PKT_DATA ||
+		    ntohs(wh->dest) != PORT)
+			continue;
+		for (i = 0; i < t->n; i++)
+			if (t->pkt[i].seq == ntohl(wh->seq))
+				break;
+		if (i == t->n && t->n < 64) {
+			t->pkt[i].seq = ntohl(wh->seq);
+			t->pkt[i].flags = wh->flags;
+			t->n++;
+		}
+	}
+}
+
+/*
+ * The flags of the last packet of seqs [@first, @first + @n) seen (a GSO
+ * packet carries them all; ACKREQ is its last segment's), -1 if none
+ * was; *@early gets the ACKREQ of any before it.
+ */
+static int tap_flags(const struct tap_log *t, __u32 first, __u32 n,
+		     int *early)
+{
+	int last = -1, flags = -1;
+	unsigned int i;
+
+	*early = 0;
+	for (i = 0; i < t->n; i++) {
+		__u32 off = t->pkt[i].seq - first;
+
+		if (off >= n)
+			continue;
+		if ((int)off > last) {
+			if (flags >= 0)
+				*early |= flags & WIND_F_ACKREQ;
+			last = off;
+			flags = t->pkt[i].flags;
+		} else {
+			*early |= t->pkt[i].flags & WIND_F_ACKREQ;
+		}
+	}
+	return flags;
+}
+
+TEST_F(msgid, a_named_message_asks_for_its_ack_at_once)
+{
+	/* what goes, one at a time: bytes, id (0: none), send flags */
+	static const struct { size_t len; __u32 id; int flags; } m[] = {
+		{ 100, 0, 0 }, { 100, 7, 0 }, { 3000, 8, 0 },
+		{ 100, 0, 0 }, { 100, 0, MSG_WIND_SYNC },
+	};
+	/* m[2] is three packets: only its last asks for the ACK */
+	static const int npkts[] = { 1, 1, 3, 1, 1 }, want[] = { 0, 1, 1, 0, 1 };
+	unsigned char buf[4096], data[3000];
+	struct tap_log t = { 0 };
+	unsigned int i;
+	__u32 base;
+	int raw;
+
+	if (wind_test_encap() != WIND_ENCAP_RAW || wind_test_ipv6())
+		SKIP(return, "the flags are set above the forms: raw IPv4");
+	ASSERT_EQ(0, wind_netns_enter(wind_ns(1)));
+	raw = socket(AF_INET, SOCK_RAW, IPPROTO_WIND);
+	ASSERT_EQ(0, wind_netns_leave());
+	ASSERT_GE(raw, 0);
+	/* a first message: the seq of those after it */
+	ASSERT_EQ(2, send_id(self->tx, &self->to, MSG_WIND_SYNC, NULL, 0, 0,
+			     "go", 2));
+	ASSERT_EQ(2, recv(self->rx, buf, sizeof(buf), 0));
+	tap_read(raw, &t);
+	ASSERT_EQ(1, t.n);
+	base = t.pkt[0].seq + 1;
+	wind_fill(data, sizeof(data), 5);
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		ASSERT_EQ((ssize_t)m[i].len,
+			  send_id(self->tx, &self->to, m[i].flags, NULL,
+				  m[i].id, m[i].id ? 4 : 0, data, m[i].len));
+		ASSERT_EQ((ssize_t)m[i].len,
+			  recv(self->rx, buf, sizeof(buf), 0));
+		EXPECT_EQ(0, memcmp(buf, data, m[i].len));
+	}
+	tap_read(raw, &t);
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		int early, f = tap_flags(&t, base, npkts[i], &early);
+
+		EXPECT_LE(0, f) TH_LOG("message %u (seq %u) not seen", i,
+				      base);
+		EXPECT_EQ(want[i], f & WIND_F_ACKREQ)
+			TH_LOG("message %u (seq %u): last packet's flags %#x",
+			       i, base, f);
+		EXPECT_EQ(0, early)
+			TH_LOG("message %u: a packet before its last asks", i);
+		base += npkts[i];
+	}
+	close(raw);
 }
 
 TEST_HARNESS_MAIN
