@@ -36,8 +36,8 @@ set -u
 ksft_skip=4
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=${WIND_ROOT:-$(cd "$HERE/../.." && pwd -P)}
-APPBIN=$ROOT/userspace/dsm/dsm-app
-NETNS=$ROOT/userspace/dsm/dsm-netns
+APPBIN=$ROOT/userspace/dsm/apps/dsm-app
+NETNS=$ROOT/userspace/dsm/apps/dsm-netns
 HUB=dsmhub$$
 NODES=3
 JOBS=${DSM_TEST_JOBS:-4}

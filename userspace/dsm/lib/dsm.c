@@ -31,7 +31,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../lib/libwind.h"
+#include "libwind.h"
 #include "internal.h"
 
 #ifndef MAP_FIXED_NOREPLACE

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/libwind.h"
+#include "libwind.h"
 #include "internal.h"
 
 static int fd = -1;
