@@ -116,26 +116,12 @@ static int send_direct(int fd, const tp_addr *dst, const void *data,
 		       size_t len, uint64_t off)
 {
 	struct wind_dsm dsm = { .mode = WIND_DSM_DIRECT_MAP, .region = 1,
-				.offset = off, .key = 0x46616775735f4b31ull,
-				.hdr_len = 0 };
-	char cbuf[CMSG_SPACE(sizeof(dsm))];
-	struct iovec iov = { (void *)data, len };
-	struct msghdr mh = { .msg_name = (void *)dst, .msg_namelen = tp_addr_len(dst),
-			     .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
+				.offset = off, .key = 0x46616775735f4b31ull };
 
-	memset(cbuf, 0, sizeof(cbuf));
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_WIND;
-	c->cmsg_type = WIND_CMSG_DSM;
-	c->cmsg_len = CMSG_LEN(sizeof(dsm));
-	memcpy(CMSG_DATA(c), &dsm, sizeof(dsm));
-	while (sendmsg(fd, &mh, 0) < 0) {
-		if (errno != EINTR) {
-			perror("wind direct-map sendmsg");
-			return -1;
-		}
+	if (tp_wind_send_dsm(fd, dst, tp_addr_len(dst), NULL, 0, data, len,
+			     &dsm, 0) < 0) {
+		perror("wind direct-map sendmsg");
+		return -1;
 	}
 	return 0;
 }

@@ -10,12 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <linux/wind.h>
 
-#include "tp.h"
+#include "internal.h"
 
 #define CTL_HELLO	0xF001u
 #define CTL_GO		0xF002u
@@ -28,69 +27,6 @@ struct ctl {
 	uint64_t val;
 };
 
-/* --- user-level reliability for udp ------------------------------------ */
-
-#define RU_WIN		10		/* fragments in flight per peer (DSE) */
-#define RU_ACK_EVERY	5
-#define RU_FRAG		8192		/* payload per datagram */
-#define RU_RTO_MIN	20000000ull	/* ns */
-#define RU_RTO_MAX	1000000000ull
-
-enum { RU_DATA = 1, RU_ACK = 2 };
-
-struct ru_hdr {
-	uint8_t type;
-	uint8_t last;			/* last fragment of its message */
-	uint16_t src;			/* sender's rank */
-	uint32_t seq;			/* DATA: fragment's; ACK: next expected */
-	uint32_t msglen;
-	uint32_t off;
-};
-
-struct ru_pkt {
-	size_t len;
-	uint64_t sent;			/* ns; 0 once retransmitted (Karn) */
-	unsigned char buf[sizeof(struct ru_hdr) + RU_FRAG];
-};
-
-struct ru_peer {
-	uint32_t snd_una, snd_nxt;
-	struct ru_pkt win[RU_WIN];	/* slot seq % RU_WIN */
-	uint64_t deadline;		/* retransmit all unacked at */
-	uint64_t srtt, rttvar, rto;
-	uint32_t rcv_nxt;
-	unsigned char *rmsg;		/* message being reassembled */
-	uint32_t rlen, rgot;
-};
-
-/* --- messages waiting for tp_recv -------------------------------------- */
-
-struct msg {
-	struct msg *next;
-	int peer;
-	size_t len;
-	unsigned char data[];
-};
-
-struct tcp_rx {
-	unsigned char *buf;
-	size_t len, cap;
-};
-
-struct tp {
-	enum tp_proto proto;
-	int rank, n;
-	tp_addr *addr;
-	int fd;				/* wind, udp socket; tcp listener */
-	int *tfd;			/* tcp: per peer */
-	struct tcp_rx *trx;
-	struct ru_peer *ru;
-	struct msg *qh, *qt;		/* received by the udp/tcp pumps */
-	struct q { struct msg *h, *t; } pend, ctlq; /* set aside */
-	struct tp_stats st;
-	uint64_t retrans0;
-	unsigned char *scratch;
-};
 
 uint64_t now_ns(void)
 {
@@ -173,14 +109,21 @@ uint64_t tp_retrans(struct tp *tp)
 		return kstat_wind("OutRetransmits") - tp->retrans0;
 	case TP_TCP:
 		return kstat_tcp_retrans() - tp->retrans0;
-	default:
-		return tp->st.retrans;
+	default: {
+		uint64_t r;
+
+		pthread_mutex_lock(&tp->mu);
+		r = tp->st.retrans;
+		pthread_mutex_unlock(&tp->mu);
+		return r;
+	}
 	}
 }
 
 const struct tp_stats *tp_stats(struct tp *tp)
 {
-	tp->st.retrans = tp_retrans(tp);
+	if (tp->proto != TP_UDP)
+		tp->st.retrans = tp_retrans(tp);
 	return &tp->st;
 }
 
@@ -234,7 +177,7 @@ static int rank_of(struct tp *tp, const tp_addr *sa)
 	return -1;
 }
 
-static void qput(struct q *q, int peer, const void *buf, size_t len)
+void qput(struct q *q, int peer, const void *buf, size_t len)
 {
 	struct msg *m = malloc(sizeof(*m) + len);
 
@@ -271,25 +214,6 @@ static ssize_t qget(struct q *q, int *peer, void *buf, size_t max)
 	return l;
 }
 
-static void enqueue(struct tp *tp, int peer, const void *buf, size_t len)
-{
-	struct msg *m = malloc(sizeof(*m) + len);
-
-	if (!m) {
-		perror("malloc");
-		exit(1);
-	}
-	m->next = NULL;
-	m->peer = peer;
-	m->len = len;
-	memcpy(m->data, buf, len);
-	if (tp->qt)
-		tp->qt->next = m;
-	else
-		tp->qh = m;
-	tp->qt = m;
-}
-
 static void bufsize(int fd, int bytes)
 {
 	/* FORCE as root (the guests), else what the sysctl caps allow */
@@ -299,398 +223,50 @@ static void bufsize(int fd, int bytes)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof(bytes));
 }
 
-/* --- udp ---------------------------------------------------------------- */
-
-static void ru_xmit(struct tp *tp, int peer, const void *buf, size_t len)
-{
-	while (sendto(tp->fd, buf, len, 0, &tp->addr[peer].sa,
-		      tp_addr_len(&tp->addr[peer])) < 0) {
-		if (errno == EINTR)
-			continue;
-		if (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)
-			break;	/* as a loss: retransmitted later */
-		perror("udp sendto");
-		break;
-	}
-	tp->st.pkts_out++;
-}
-
-static void ru_ack(struct tp *tp, int peer)
-{
-	struct ru_hdr h = { .type = RU_ACK, .src = (uint16_t)tp->rank,
-			    .seq = tp->ru[peer].rcv_nxt };
-
-	ru_xmit(tp, peer, &h, sizeof(h));
-	tp->st.acks_out++;
-}
-
-static void ru_input(struct tp *tp, const unsigned char *buf, size_t len)
-{
-	struct ru_hdr h;
-	struct ru_peer *p;
-	int peer;
-
-	if (len < sizeof(h))
-		return;
-	memcpy(&h, buf, sizeof(h));
-	peer = h.src;
-	if (peer >= tp->n || peer == tp->rank)
-		return;
-	p = &tp->ru[peer];
-	if (h.type == RU_ACK) {
-		uint32_t acked = h.seq;
-
-		if ((int32_t)(acked - p->snd_una) <= 0 ||
-		    (int32_t)(acked - p->snd_nxt) > 0)
-			return;
-		/* RTT from the newest acked fragment sent once (Karn) */
-		struct ru_pkt *k = &p->win[(acked - 1) % RU_WIN];
-
-		if (k->sent) {
-			uint64_t r = now_ns() - k->sent;
-
-			if (!p->srtt) {
-				p->srtt = r;
-				p->rttvar = r / 2;
-			} else {
-				uint64_t d = r > p->srtt ? r - p->srtt : p->srtt - r;
-
-				p->rttvar = (3 * p->rttvar + d) / 4;
-				p->srtt = (7 * p->srtt + r) / 8;
-			}
-		}
-		p->rto = p->srtt + 4 * p->rttvar;
-		if (p->rto < RU_RTO_MIN)
-			p->rto = RU_RTO_MIN;
-		if (p->rto > RU_RTO_MAX)
-			p->rto = RU_RTO_MAX;
-		p->snd_una = acked;
-		p->deadline = p->snd_una != p->snd_nxt ? now_ns() + p->rto : 0;
-		return;
-	}
-	if (h.type != RU_DATA)
-		return;
-	if (h.seq != p->rcv_nxt) {	/* duplicate or gap: Go-Back-N */
-		ru_ack(tp, peer);
-		return;
-	}
-	size_t dl = len - sizeof(h);
-
-	if (h.off == 0) {
-		free(p->rmsg);
-		p->rmsg = malloc(h.msglen ? h.msglen : 1);
-		p->rlen = h.msglen;
-		p->rgot = 0;
-	}
-	if (!p->rmsg || h.off != p->rgot || h.off + dl > p->rlen) {
-		fprintf(stderr, "udp: bad fragment from %d\n", peer);
-		return;
-	}
-	memcpy(p->rmsg + h.off, buf + sizeof(h), dl);
-	p->rgot += (uint32_t)dl;
-	p->rcv_nxt++;
-	if (h.last) {
-		enqueue(tp, peer, p->rmsg, p->rlen);
-		free(p->rmsg);
-		p->rmsg = NULL;
-		ru_ack(tp, peer);
-	} else if (p->rcv_nxt % RU_ACK_EVERY == 0) {
-		ru_ack(tp, peer);
-	}
-}
-
-static void ru_timers(struct tp *tp)
-{
-	uint64_t now = now_ns();
-
-	for (int i = 0; i < tp->n; i++) {
-		struct ru_peer *p = &tp->ru[i];
-
-		if (!p->deadline || now < p->deadline)
-			continue;
-		for (uint32_t s = p->snd_una; s != p->snd_nxt; s++) {
-			struct ru_pkt *k = &p->win[s % RU_WIN];
-
-			k->sent = 0;
-			ru_xmit(tp, i, k->buf, k->len);
-			tp->st.retrans++;
-		}
-		p->rto = p->rto * 2 > RU_RTO_MAX ? RU_RTO_MAX : p->rto * 2;
-		p->deadline = now + p->rto;
-	}
-}
-
-/* Wait up to timeout_ms for datagrams, take them all, run the timers. */
-static int ru_pump(struct tp *tp, int timeout_ms)
-{
-	uint64_t now = now_ns(), next = 0;
-	struct pollfd pfd = { .fd = tp->fd, .events = POLLIN };
-	int t = timeout_ms;
-
-	for (int i = 0; i < tp->n; i++)
-		if (tp->ru[i].deadline && (!next || tp->ru[i].deadline < next))
-			next = tp->ru[i].deadline;
-	if (next) {
-		int64_t d = next > now ? (int64_t)(next - now + 999999) / 1000000 : 0;
-
-		if (t < 0 || d < t)
-			t = (int)d;
-	}
-	if (poll(&pfd, 1, t) < 0 && errno != EINTR)
-		return -1;
-	for (;;) {
-		ssize_t r = recv(tp->fd, tp->scratch, sizeof(struct ru_hdr) + RU_FRAG,
-				 MSG_DONTWAIT);
-
-		if (r < 0) {
-			if (errno == EINTR || errno == ECONNREFUSED)
-				continue;
-			break;
-		}
-		ru_input(tp, tp->scratch, (size_t)r);
-	}
-	ru_timers(tp);
-	return 0;
-}
-
-static int ru_send(struct tp *tp, int peer, const void *buf, size_t len)
-{
-	struct ru_peer *p = &tp->ru[peer];
-	size_t off = 0;
-
-	do {
-		size_t fl = len - off > RU_FRAG ? RU_FRAG : len - off;
-
-		while (p->snd_nxt - p->snd_una >= RU_WIN)
-			if (ru_pump(tp, -1))
-				return -1;
-		struct ru_pkt *k = &p->win[p->snd_nxt % RU_WIN];
-		struct ru_hdr h = { .type = RU_DATA, .last = off + fl == len,
-				    .src = (uint16_t)tp->rank, .seq = p->snd_nxt,
-				    .msglen = (uint32_t)len, .off = (uint32_t)off };
-
-		memcpy(k->buf, &h, sizeof(h));
-		memcpy(k->buf + sizeof(h), (const unsigned char *)buf + off, fl);
-		k->len = sizeof(h) + fl;
-		k->sent = now_ns();
-		p->snd_nxt++;
-		if (!p->deadline)
-			p->deadline = k->sent + p->rto;
-		ru_xmit(tp, peer, k->buf, k->len);
-		off += fl;
-	} while (off < len);
-	return 0;
-}
-
-/* --- tcp ---------------------------------------------------------------- */
-
-static int tcp_take(struct tp *tp, int peer)
-{
-	struct tcp_rx *x = &tp->trx[peer];
-
-	for (;;) {
-		if (x->cap - x->len < 65536) {
-			size_t nc = x->cap ? x->cap * 2 : 131072;
-			unsigned char *nb = realloc(x->buf, nc);
-
-			if (!nb)
-				return -1;
-			x->buf = nb;
-			x->cap = nc;
-		}
-		ssize_t r = read(tp->tfd[peer], x->buf + x->len, x->cap - x->len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				break;
-			perror("tcp read");
-			return -1;
-		}
-		if (r == 0) {
-			close(tp->tfd[peer]);
-			tp->tfd[peer] = -1;
-			break;
-		}
-		x->len += (size_t)r;
-	}
-	size_t o = 0;
-
-	while (x->len - o >= 4) {
-		uint32_t ml;
-
-		memcpy(&ml, x->buf + o, 4);
-		if (x->len - o - 4 < ml)
-			break;
-		enqueue(tp, peer, x->buf + o + 4, ml);
-		o += 4 + ml;
-	}
-	memmove(x->buf, x->buf + o, x->len - o);
-	x->len -= o;
-	return 0;
-}
-
-/* Poll every connection (and, if wfd >= 0, wfd for POLLOUT) */
-static int tcp_pump(struct tp *tp, int wfd, int timeout_ms)
-{
-	struct pollfd pf[tp->n + 1];
-	int map[tp->n + 1], k = 0;
-
-	for (int i = 0; i < tp->n; i++) {
-		if (tp->tfd[i] < 0)
-			continue;
-		pf[k].fd = tp->tfd[i];
-		pf[k].events = POLLIN | (tp->tfd[i] == wfd ? POLLOUT : 0);
-		map[k++] = i;
-	}
-	int r = poll(pf, (nfds_t)k, timeout_ms);
-
-	if (r < 0)
-		return errno == EINTR ? 0 : -1;
-	for (int j = 0; j < k; j++)
-		if ((pf[j].revents & (POLLIN | POLLHUP | POLLERR)) && tcp_take(tp, map[j]))
-			return -1;
-	return 0;
-}
-
-static int tcp_send(struct tp *tp, int peer, const void *buf, size_t len)
-{
-	uint32_t ml = (uint32_t)len;
-	struct iovec iov[2] = { { &ml, 4 }, { (void *)buf, len } };
-	size_t done = 0, total = len + 4;
-
-	while (done < total) {
-		struct iovec v[2];
-		int nv = 0;
-		size_t skip = done;
-
-		for (int i = 0; i < 2; i++) {
-			if (skip >= iov[i].iov_len) {
-				skip -= iov[i].iov_len;
-				continue;
-			}
-			v[nv].iov_base = (char *)iov[i].iov_base + skip;
-			v[nv].iov_len = iov[i].iov_len - skip;
-			skip = 0;
-			nv++;
-		}
-		ssize_t w = writev(tp->tfd[peer], v, nv);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN) {
-				perror("tcp write");
-				return -1;
-			}
-			/* full: read what comes meanwhile (no deadlock) */
-			if (tcp_pump(tp, tp->tfd[peer], 1000))
-				return -1;
-			continue;
-		}
-		done += (size_t)w;
-	}
-	return 0;
-}
-
-/*
- * Mesh forming gives up only after TCP_MESH_WAIT without progress: with
- * 60 processes under TCG a peer may start (and listen) minutes after us.
- */
-#define TCP_MESH_WAIT	300000000000ull	/* ns */
-
-static int tcp_mesh(struct tp *tp, uint16_t port)
-{
-	int one = 1;
-	uint64_t end = now_ns() + TCP_MESH_WAIT;
-
-	/* connect to every lower rank (which listens already or soon) */
-	for (int j = 0; j < tp->rank; j++) {
-		for (;;) {
-			tp_addr me = tp->addr[tp->rank];
-			int fd = socket(me.sa.sa_family, SOCK_STREAM, 0);
-
-			tp_addr_set_port(&me, 0);
-			if (fd < 0 || bind(fd, &me.sa, tp_addr_len(&me))) {
-				perror("tcp socket");
-				return -1;
-			}
-			tp_addr a = tp->addr[j];
-
-			tp_addr_set_port(&a, port);
-			if (!connect(fd, &a.sa, tp_addr_len(&a))) {
-				uint32_t r = (uint32_t)tp->rank;
-
-				if (write(fd, &r, 4) != 4) {
-					perror("tcp write rank");
-					return -1;
-				}
-				tp->tfd[j] = fd;
-				end = now_ns() + TCP_MESH_WAIT;
-				break;
-			}
-			int e = errno;
-
-			close(fd);
-			if (now_ns() > end) {
-				fprintf(stderr, "tcp: rank %d: connect to rank %d: %s\n",
-					tp->rank, j, strerror(e));
-				return -1;
-			}
-			usleep(50000);
-		}
-	}
-	/* accept every higher rank */
-	for (int k = tp->rank + 1; k < tp->n; k++) {
-		struct pollfd pfd = { .fd = tp->fd, .events = POLLIN };
-		int pr = poll(&pfd, 1, (int)(TCP_MESH_WAIT / 1000000));
-		uint32_t r;
-
-		if (pr < 0 && errno == EINTR) {
-			k--;
-			continue;
-		}
-		if (pr <= 0) {
-			fprintf(stderr, "tcp: rank %d: %d higher ranks never connected\n",
-				tp->rank, tp->n - k);
-			return -1;
-		}
-		int fd = accept(tp->fd, NULL, NULL);
-
-		if (fd < 0 || read(fd, &r, 4) != 4 || r >= (uint32_t)tp->n ||
-		    tp->tfd[r] >= 0) {
-			perror("tcp accept");
-			return -1;
-		}
-		tp->tfd[r] = fd;
-	}
-	for (int j = 0; j < tp->n; j++) {
-		if (tp->tfd[j] < 0)
-			continue;
-		setsockopt(tp->tfd[j], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		fcntl(tp->tfd[j], F_SETFL, fcntl(tp->tfd[j], F_GETFL) | O_NONBLOCK);
-	}
-	return 0;
-}
-
 /* --- common ------------------------------------------------------------- */
+
+/* The defaults of struct tp_opts' fields */
+static void defaults(struct tp_opts *o)
+{
+	if (!o->window)
+		o->window = 10;			/* DSE */
+	if (!o->frag)
+		o->frag = 8192;
+	if (!o->ack_every)
+		o->ack_every = 5;
+	if (!o->rto_min_ns)
+		o->rto_min_ns = 20000000ull;	/* Wind's rto_min_ms */
+	if (!o->rto_max_ns)
+		o->rto_max_ns = 1000000000ull;
+	if (!o->rto_init_ns)
+		o->rto_init_ns = 5 * o->rto_min_ns;
+}
 
 struct tp *tp_open(enum tp_proto proto, int rank, int n,
 		   const tp_addr *addrs, uint16_t port)
 {
+	return tp_open_opts(proto, rank, n, addrs, port, NULL);
+}
+
+struct tp *tp_open_opts(enum tp_proto proto, int rank, int n,
+			const tp_addr *addrs, uint16_t port,
+			const struct tp_opts *opts)
+{
 	struct tp *tp = calloc(1, sizeof(*tp));
 	char name[INET6_ADDRSTRLEN] = "?";
-	int one = 1, family;
+	int one = 1, zero = 0, family;
 	tp_addr me;
 
 	if (!tp)
 		return NULL;
+	if (opts)
+		tp->o = *opts;
+	defaults(&tp->o);
 	tp->proto = proto;
 	tp->rank = rank;
 	tp->n = n;
 	tp->addr = calloc((size_t)n, sizeof(*tp->addr));
-	tp->scratch = malloc(sizeof(struct ru_hdr) + RU_FRAG);
+	tp->scratch = malloc(sizeof(struct ru_hdr) + tp->o.frag);
 	if (!tp->addr || !tp->scratch)
 		return NULL;
 	for (int i = 0; i < n; i++) {
@@ -701,13 +277,13 @@ struct tp *tp_open(enum tp_proto proto, int rank, int n,
 	family = me.sa.sa_family;
 	switch (proto) {
 	case TP_WIND:
-		tp->fd = socket(family, SOCK_WIND, 0);
+		tp->fd = socket(family, SOCK_WIND | SOCK_CLOEXEC, 0);
 		break;
 	case TP_UDP:
-		tp->fd = socket(family, SOCK_DGRAM, 0);
+		tp->fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		break;
 	case TP_TCP:
-		tp->fd = socket(family, SOCK_STREAM, 0);
+		tp->fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		setsockopt(tp->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		break;
 	}
@@ -717,6 +293,18 @@ struct tp *tp_open(enum tp_proto proto, int rank, int n,
 	}
 	if (proto != TP_TCP)
 		bufsize(tp->fd, 4 << 20);
+	if (family == AF_INET6 && tp->o.dual_stack &&
+	    setsockopt(tp->fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero))) {
+		fprintf(stderr, "%s IPV6_V6ONLY 0: %s\n", tp_name(proto),
+			strerror(errno));
+		return NULL;
+	}
+	if (tp->o.bind_any) {
+		if (family == AF_INET6)
+			me.sin6.sin6_addr = in6addr_any;
+		else
+			me.sin.sin_addr.s_addr = htonl(INADDR_ANY);
+	}
 	if (bind(tp->fd, &me.sa, tp_addr_len(&me))) {
 		inet_ntop(family, family == AF_INET6 ?
 			  (const void *)&me.sin6.sin6_addr :
@@ -727,13 +315,8 @@ struct tp *tp_open(enum tp_proto proto, int rank, int n,
 	}
 	if (proto == TP_WIND)
 		tp->retrans0 = kstat_wind("OutRetransmits");
-	if (proto == TP_UDP) {
-		tp->ru = calloc((size_t)n, sizeof(*tp->ru));
-		if (!tp->ru)
-			return NULL;
-		for (int i = 0; i < n; i++)
-			tp->ru[i].rto = RU_RTO_MIN * 5;	/* no sample yet */
-	}
+	if (proto == TP_UDP && ru_open(tp))
+		return NULL;
 	if (proto == TP_TCP) {
 		tp->tfd = malloc((size_t)n * sizeof(int));
 		tp->trx = calloc((size_t)n, sizeof(*tp->trx));
@@ -769,8 +352,7 @@ int tp_send(struct tp *tp, int peer, const void *buf, size_t len)
 		}
 		break;
 	case TP_UDP:
-		r = ru_send(tp, peer, buf, len);
-		break;
+		return ru_send(tp, peer, buf, len, NULL, 0, 0);	/* counts */
 	case TP_TCP:
 		r = tcp_send(tp, peer, buf, len);
 		break;
@@ -780,19 +362,38 @@ int tp_send(struct tp *tp, int peer, const void *buf, size_t len)
 	return r;
 }
 
+int tp_sendv(struct tp *tp, int peer, const void *hdr, size_t hdr_len,
+	     const void *data, size_t data_len, unsigned int flags)
+{
+	if (tp->proto != TP_UDP) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return ru_send(tp, peer, hdr, hdr_len, data, data_len, flags);
+}
+
+int tp_poll(struct tp *tp, int timeout_ms)
+{
+	if (tp->proto != TP_UDP) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return ru_pump(tp, timeout_ms);
+}
+
 static ssize_t raw_recv(struct tp *tp, int *peer, void *buf, size_t max,
 			int timeout_ms)
 {
 	uint64_t end = timeout_ms >= 0 ? now_ns() + (uint64_t)timeout_ms * 1000000ull : 0;
 
 	for (;;) {
-		if (tp->qh) {
-			struct msg *m = tp->qh;
+		if (tp->rq.h) {
+			struct msg *m = tp->rq.h;
 			ssize_t l = (ssize_t)m->len;
 
-			tp->qh = m->next;
-			if (!tp->qh)
-				tp->qt = NULL;
+			tp->rq.h = m->next;
+			if (!tp->rq.h)
+				tp->rq.t = NULL;
 			if (m->len > max) {
 				fprintf(stderr, "message of %zu bytes > %zu\n", m->len, max);
 				free(m);
@@ -937,24 +538,17 @@ int tp_start(struct tp *tp, int timeout_ms)
 	}
 	if (tp->proto == TP_WIND) {
 		/* rank 0 may not be bound yet: sync sends until it answers */
-		uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+		int r = tp_wind_reach(tp->fd, &tp->addr[0].sa,
+				      tp_addr_len(&tp->addr[0]), &c, sizeof(c),
+				      timeout_ms, NULL);
 
-		while (sendto(tp->fd, &c, sizeof(c), MSG_WIND_SYNC,
-			      &tp->addr[0].sa, tp_addr_len(&tp->addr[0])) < 0) {
-			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
-			    errno != EINTR && errno != ECONNRESET) {
-				perror("wind hello");
-				return -1;
-			}
-			int e = 0;
-			socklen_t el = sizeof(e);
-
-			getsockopt(tp->fd, SOL_SOCKET, SO_ERROR, &e, &el);
-			if (now_ns() > end) {
-				fprintf(stderr, "wind: rank 0 never answered\n");
-				return -1;
-			}
-			usleep(100000);
+		if (r == -2) {
+			fprintf(stderr, "wind: rank 0 never answered\n");
+			return -1;
+		}
+		if (r) {
+			perror("wind hello");
+			return -1;
 		}
 	} else if (tp_send(tp, 0, &c, sizeof(c))) {
 		return -1;
@@ -998,19 +592,8 @@ int tp_barrier(struct tp *tp, uint64_t val, uint64_t *sum)
 
 void tp_close(struct tp *tp)
 {
-	if (tp->proto == TP_UDP) {
-		uint64_t end = now_ns() + 3000000000ull;
-
-		for (;;) {
-			int busy = 0;
-
-			for (int i = 0; i < tp->n; i++)
-				busy |= tp->ru[i].snd_una != tp->ru[i].snd_nxt;
-			if (!busy || now_ns() > end)
-				break;
-			ru_pump(tp, 10);
-		}
-	}
+	if (tp->proto == TP_UDP)
+		ru_close(tp);
 	if (tp->tfd)
 		for (int i = 0; i < tp->n; i++)
 			if (tp->tfd[i] >= 0)
