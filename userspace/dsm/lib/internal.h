@@ -52,7 +52,10 @@ struct dsm_msg {
 struct dsm_transport {
 	const char *name;
 	void (*init)(void);
-	/* Control message; reply_to: seq of the request it answers, or 0 */
+	/* Control message; reply_to: the seq dsm_dispatch() had with the
+	 * request it answers (0 from both backends: udp's ACKs are
+	 * cumulative and ride on every reply, Wind needs none)
+	 */
 	void (*send)(int dest, const struct dsm_msg *m, const void *data,
 		     int flags, uint32_t reply_to);
 	/* Fetch reply: the page to the faulting node (data lands in place) */
@@ -106,7 +109,7 @@ extern struct dsm_node dsm;
 	(atomic_fetch_add_explicit(&dsm.syscalls, 1, memory_order_relaxed), \
 	 (call))
 
-/* Called by the transport's service thread for each message (seq: udp) */
+/* Called by the transport's service thread for each message (seq: 0) */
 void dsm_dispatch(const struct dsm_msg *m, const void *data, size_t len,
 		  uint32_t seq);
 /* Wake the app thread after changing one of the counters above */

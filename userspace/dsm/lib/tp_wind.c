@@ -37,10 +37,12 @@
 
 #include "libwind.h"
 #include "internal.h"
+#include "tp.h"
 
+static struct tp *tp;
 static int fd = -1;
 /* sockaddr_in, or sockaddr_in6 when a rank's address is IPv6 (dsm_family) */
-static struct sockaddr_storage peer[DSM_MAX_NODES];
+static tp_addr peer[DSM_MAX_NODES];
 static socklen_t peer_len;
 /* Our region's key, drawn for this run, and each rank's, from its HELLO:
  * only the ranks of this run can write our heap.  A rank's HELLO is
@@ -53,57 +55,19 @@ static uint64_t retrans0;
 /* The cookie of the read in flight (one at a time: the app thread's fault) */
 static _Atomic uint64_t read_cookie;
 
-static uint64_t out_retransmits(void)
-{
-	FILE *f = fopen("/proc/net/wind_stat", "r");
-	char name[64];
-	unsigned long long v, r = 0;
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%63s %llu", name, &v) == 2)
-		if (!strcmp(name, "OutRetransmits"))
-			r = v;
-	fclose(f);
-	return r;
-}
-
 static ssize_t send_dsm(int dest, const void *hdr, size_t hdr_len,
 			const void *data, size_t data_len, uint32_t mode,
 			uint32_t page, int flags)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct wind_dsm))];
-		struct cmsghdr align;
-	} control;
-	struct iovec iov[2] = {
-		{ .iov_base = (void *)hdr, .iov_len = hdr_len },
-		{ .iov_base = (void *)data, .iov_len = data_len },
-	};
-	struct msghdr msg = {
-		.msg_name = &peer[dest],
-		.msg_namelen = peer_len,
-		.msg_iov = iov,
-		.msg_iovlen = 2,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
 	struct wind_dsm d = {
 		.mode = mode,
 		.region = DSM_REGION_ID,
 		.offset = (uint64_t)page * DSM_PAGE,
 		.key = atomic_load(&peer_key[dest]),
-		.hdr_len = (uint32_t)hdr_len,
 	};
-	struct cmsghdr *cmsg;
 
-	memset(&control, 0, sizeof(control));
-	cmsg = CMSG_FIRSTHDR(&msg);
-	cmsg->cmsg_level = SOL_WIND;
-	cmsg->cmsg_type = WIND_CMSG_DSM;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(d));
-	memcpy(CMSG_DATA(cmsg), &d, sizeof(d));
-	return DSM_SYS(sendmsg(fd, &msg, flags));
+	return DSM_SYS(tp_wind_send_dsm(fd, &peer[dest], peer_len, hdr, hdr_len,
+					data, data_len, &d, flags));
 }
 
 static void check_sent(ssize_t r, const char *what)
@@ -201,13 +165,6 @@ static void w_flush_wait(void)
 	/* the last diff to each home was sync-ordered */
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	DSM_SYS(nanosleep(&ts, NULL));
-}
-
 /*
  * One failure report off the error queue, as libwind's wind_recv_error()
  * but for either family: an AF_INET6 socket reports SOL_IPV6/IPV6_RECVERR
@@ -257,39 +214,30 @@ static int recv_error(int *error, uint32_t *lost, char *who)
 
 static void w_init(void)
 {
-	int i, one = 1, zero = 0, buf = 4 << 20, family = dsm_family();
-	double deadline;
+	struct tp_opts o = { .dual_stack = true, .bind_any = true };
+	double deadline, left;
+	int i, one = 1, r;
 	socklen_t sl;
 
-	fd = socket(family, SOCK_WIND | SOCK_CLOEXEC, IPPROTO_WIND);
-	if (fd < 0)
+	for (i = 0; i < dsm.cfg.nodes; i++) {
+		struct sockaddr_storage ss;
+
+		peer_len = dsm_peer_addr(i, &ss);
+		memcpy(&peer[i], &ss, peer_len);
+	}
+	/* dual stack: IPv4 ranks of the list are v4-mapped peers */
+	tp = tp_open_opts(TP_WIND, dsm.cfg.rank, dsm.cfg.nodes, peer,
+			  dsm.cfg.port, &o);
+	if (!tp)
 		dsm_fatal("Wind socket (is wind.ko installed?)", errno);
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)))
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	fd = tp_fd(tp);
 	do {
 		if (getrandom(&my_key, sizeof(my_key), 0) != sizeof(my_key))
 			dsm_fatal("getrandom (the region key)", errno);
 	} while (!my_key);
 	if (wind_region_add(fd, dsm.base, dsm.len, DSM_REGION_ID, my_key))
 		dsm_fatal("WIND_REGION_ADD of the shared region", errno);
-	if (family == AF_INET6) {
-		/* dual stack: IPv4 ranks of the list are v4-mapped peers */
-		struct sockaddr_in6 any = { .sin6_family = AF_INET6,
-					    .sin6_port = htons(dsm.cfg.port),
-					    .sin6_addr = IN6ADDR_ANY_INIT };
-
-		if (setsockopt(fd, SOL_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
-			dsm_fatal("wind: IPV6_V6ONLY 0", errno);
-		if (bind(fd, (struct sockaddr *)&any, sizeof(any)))
-			dsm_fatal("wind: bind", errno);
-	} else if (wind_bind(fd, dsm.cfg.port)) {
-		dsm_fatal("wind: bind", errno);
-	}
-	retrans0 = out_retransmits();
-	for (i = 0; i < dsm.cfg.nodes; i++)
-		peer_len = dsm_peer_addr(i, &peer[i]);
+	retrans0 = kstat_wind("OutRetransmits");
 	/* every peer must be there before anything async goes to it */
 	deadline = dsm_now() + dsm.cfg.timeout_s;
 	for (i = 0; i < dsm.cfg.nodes; i++) {
@@ -300,22 +248,17 @@ static void w_init(void)
 
 		if (i == dsm.cfg.rank)
 			continue;
-		while (DSM_SYS(sendto(fd, &m, sizeof(m), MSG_WIND_SYNC,
-				      (struct sockaddr *)&peer[i],
-				      peer_len)) < 0) {
-			if (errno != ECONNREFUSED && errno != ETIMEDOUT &&
-			    errno != EHOSTUNREACH && errno != ENETUNREACH &&
-			    errno != EINTR && errno != EAGAIN)
-				dsm_fatal("wind: hello", errno);
-			if (dsm_now() > deadline) {
-				char what[128], a[DSM_ADDRSTRLEN];
+		left = (deadline - dsm_now()) * 1000;
+		r = tp_wind_reach(fd, &peer[i], peer_len, &m, sizeof(m),
+				  left > 0 ? (int)left : 0, &dsm.syscalls);
+		if (r == -1)
+			dsm_fatal("wind: hello", errno);
+		if (r) {
+			char what[128], a[DSM_ADDRSTRLEN];
 
-				snprintf(what, sizeof(what),
-					 "cannot reach rank %d at %s", i,
-					 dsm_addr_str(&peer[i], a));
-				dsm_fatal(what, errno);
-			}
-			sleep_ms(100);
+			snprintf(what, sizeof(what), "cannot reach rank %d at %s",
+				 i, dsm_addr_str(&peer[i], a));
+			dsm_fatal(what, errno);
 		}
 		atomic_fetch_add(&dsm.messages, 1);
 	}
@@ -401,7 +344,7 @@ static void *w_service(void *arg)
 
 static uint64_t w_retransmissions(void)
 {
-	return out_retransmits() - retrans0;
+	return kstat_wind("OutRetransmits") - retrans0;
 }
 
 static void w_finish(void)

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include "internal.h"
+#include "tp-internal.h"
 
 static int tcp_take(struct tp *tp, int peer)
 {

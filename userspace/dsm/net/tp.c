@@ -14,7 +14,7 @@
 #include <sys/uio.h>
 #include <linux/wind.h>
 
-#include "internal.h"
+#include "tp-internal.h"
 
 #define CTL_HELLO	0xF001u
 #define CTL_GO		0xF002u

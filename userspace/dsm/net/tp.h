@@ -131,6 +131,12 @@ int tp_poll(struct tp *tp, int timeout_ms);
 /* udp: fragments sent and not yet acknowledged, to every peer */
 unsigned int tp_unacked(struct tp *tp);
 /*
+ * udp: wait up to timeout_ms until every fragment sent is acknowledged
+ * (threaded: tp_poll()'s thread takes the ACKs; else this call does).
+ * 0, or -1 on timeout.
+ */
+int tp_flush(struct tp *tp, int timeout_ms);
+/*
  * Receive one message (any peer) into buf (at most max bytes; longer
  * messages are an error).  Returns its length and sets *peer, 0 on
  * timeout (timeout_ms < 0: wait for ever), -1 on error.

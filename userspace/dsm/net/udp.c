@@ -25,8 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
-#include "internal.h"
+#include "tp-internal.h"
 
 /* The tp whose ru_pump() this thread is in */
 static _Thread_local const struct tp *in_pump;
@@ -161,6 +162,9 @@ static void ru_input(struct tp *tp, const unsigned char *buf, size_t len)
 		m = p->rmsg;
 		ml = p->rlen;
 	}
+	/* a request: its reply, sent while it is delivered, ACKs it */
+	if (tp->o.piggyback && (h.flags & RU_F_WANTREPLY))
+		p->rcv_done = p->rcv_nxt;
 	if (tp->o.deliver) {
 		pthread_mutex_unlock(&tp->mu);
 		tp->o.deliver(tp->o.arg, peer, m, ml);
@@ -358,11 +362,45 @@ int ru_open(struct tp *tp)
 	return 0;
 }
 
-/* Not threaded: wait up to 3 s for the ACKs of what we sent */
+int tp_flush(struct tp *tp, int timeout_ms)
+{
+	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	struct timespec ts;
+
+	if (!tp->o.threaded) {
+		while (tp_unacked(tp)) {
+			if (now_ns() > end)
+				return -1;
+			ru_pump(tp, 10);
+		}
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&tp->mu);
+	for (;;) {
+		unsigned int n = 0;
+
+		for (int i = 0; i < tp->n; i++)
+			n += tp->ru[i].snd_nxt - tp->ru[i].snd_una;
+		if (!n)
+			break;
+		if (pthread_cond_timedwait(&tp->acked, &tp->mu, &ts) == ETIMEDOUT) {
+			pthread_mutex_unlock(&tp->mu);
+			return -1;
+		}
+	}
+	pthread_mutex_unlock(&tp->mu);
+	return 0;
+}
+
+/* Wait up to 3 s for the ACKs of what we sent */
 void ru_close(struct tp *tp)
 {
-	uint64_t end = now_ns() + 3000000000ull;
-
-	while (tp_unacked(tp) && now_ns() <= end)
-		ru_pump(tp, 10);
+	tp_flush(tp, 3000);
 }

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include "internal.h"
+#include "tp-internal.h"
 
 static void count(_Atomic uint64_t *syscalls)
 {
