@@ -18,7 +18,8 @@
  *         both ends bind to an address of their own (RDS has no wildcard
  *         bind), then sendmsg()/recvmsg() of whole messages.
  *
- * Everything else (the wire format, the tests) is windperf.c's.
+ * Everything else (the wire format, the tests) is the other files'
+ * (windperf.h, cli.c).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
