@@ -6,17 +6,17 @@
 #   make check        build, unit tests, boot the VM, run the selftests in it,
 #                     check the guest kernel log; ends with "N passed, N failed"
 #   make demo         boot a QEMU cluster and run the S-DSM apps over Wind
-#                     and UDP (scripts/demo)
-#   make bench-dsm    the papers' experiments on the cluster (scripts/bench-dsm)
+#                     and UDP (scripts/demos/demo)
+#   make bench-dsm    the papers' experiments on the cluster (scripts/benchmarks/bench-dsm)
 #   make bench-mpi    fi_pingpong and an mpi4py ping-pong over Wind, TCP, UDP,
 #                     Soft-RoCE; MPI one-sided latency over Wind and TCP
 #   make bench-hpcc   the HPC Challenge on two VMs over Wind and TCP
-#                     (scripts/bench-hpcc)
-#                     (scripts/bench-mpi)
-#   make check-debug  the selftests on a debug kernel (scripts/check-debug)
+#                     (scripts/benchmarks/bench-hpcc)
+#                     (scripts/benchmarks/bench-mpi)
+#   make check-debug  the selftests on a debug kernel (scripts/test/check-debug)
 #   make vm CMD=...   run a command in the VM (no CMD: interactive shell)
 #   make unit         host-side unit tests (tests/unit)
-#   make deb          the Debian packages, in build/deb/ (scripts/mkdeb)
+#   make deb          the Debian packages, in build/deb/ (scripts/pkg/mkdeb)
 #   make clean
 #
 # KVER: the kernel to build for and boot (default: the newest installed
@@ -25,17 +25,17 @@
 #
 # On a fresh machine no kernel is installed when this file is parsed, so
 # KVER is empty here.  Every target that needs one (all, demo, vm, bench
-# ...) therefore first runs `deps` (scripts/ensure-deps: installs what is
+# ...) therefore first runs `deps` (scripts/deps/ensure-deps: installs what is
 # missing when root) and then does its work in a new make, which resolves
 # KVER again, after the kernels are there.
 
 ifeq ($(strip $(KVER)),)
-KVER := $(shell $(CURDIR)/scripts/kver)
+KVER := $(shell $(CURDIR)/scripts/kernel/kver)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 export KVER
 
-# Options for scripts/vm (make vm VMFLAGS="--cpus 1 --mem 1G").
+# Options for scripts/qemu/vm (make vm VMFLAGS="--cpus 1 --mem 1G").
 VMFLAGS ?=
 # make vm CMD='echo $WIND_ROOT': taken literally, no make expansion of $.
 ifdef CMD
@@ -46,7 +46,7 @@ endif
 all: deps
 	+@$(MAKE) --no-print-directory build
 
-# The build itself, without the dependency check (scripts/check runs that).
+# The build itself, without the dependency check (scripts/test/check runs that).
 build: module userspace selftests
 
 # --- module -----------------------------------------------------------------
@@ -54,7 +54,7 @@ build: module userspace selftests
 module:
 ifneq ($(wildcard $(CURDIR)/Kbuild),)
 	@if [ -z "$(KVER)" ] || [ ! -e "$(KDIR)/Makefile" ]; then \
-		echo "make: no kernel build tree ($(or $(KDIR),KVER unknown)): run scripts/install-deps.sh as root" >&2; \
+		echo "make: no kernel build tree ($(or $(KDIR),KVER unknown)): run scripts/deps/install-deps.sh as root" >&2; \
 		exit 1; \
 	fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -83,7 +83,7 @@ endif
 
 # make check [TESTS="wind_socket wind_module.sh"] [KVER=...]
 check:
-	@$(CURDIR)/scripts/check
+	@$(CURDIR)/scripts/test/check
 
 # Each of these: deps, then the build and the run in a new make (run-TARGET)
 # that sees the kernels deps may just have installed.
@@ -91,32 +91,32 @@ vm demo demo-api bench-dsm bench bench-mpi bench-hpcc fuzz: deps
 	+@$(MAKE) --no-print-directory run-$@
 
 run-vm: build
-	$(CURDIR)/scripts/vm $(VMFLAGS) $(if $(CMD),-- /bin/sh -c "$$CMD")
+	$(CURDIR)/scripts/qemu/vm $(VMFLAGS) $(if $(CMD),-- /bin/sh -c "$$CMD")
 
 run-demo: build
-	$(CURDIR)/scripts/demo
+	$(CURDIR)/scripts/demos/demo
 
 # The single-VM tour of the socket API (what make demo was before the cluster)
 run-demo-api: build
-	$(CURDIR)/scripts/vm $(VMFLAGS) -- $(CURDIR)/scripts/demo-guest.sh
+	$(CURDIR)/scripts/qemu/vm $(VMFLAGS) -- $(CURDIR)/scripts/demos/demo-guest.sh
 
 run-bench-dsm: build
-	$(CURDIR)/scripts/bench-dsm
+	$(CURDIR)/scripts/benchmarks/bench-dsm
 
 # Builds (once, cached in build/debug-kernel) a debug kernel from Debian's
 # linux-source-6.1 and runs the selftests on it.
 check-debug:
-	@$(CURDIR)/scripts/check-debug
+	@$(CURDIR)/scripts/test/check-debug
 
-# Installs what is missing (scripts/install-deps.sh) if root, else says so.
+# Installs what is missing (scripts/deps/install-deps.sh) if root, else says so.
 deps:
-	@$(CURDIR)/scripts/ensure-deps
+	@$(CURDIR)/scripts/deps/ensure-deps
 
 # --- style, sparse, kdoc: static checks of the module -----------------------
 
 WIND_KSRC := $(CURDIR)/build/ksrc/scripts
 # netlink-gen.[ch] are ynl-gen-c's output, checked against the spec instead
-# (scripts/ynl-gen --check, in make unit)
+# (scripts/kernel/ynl-gen --check, in make unit)
 WIND_KSOURCES := $(filter-out %/trace.h %/netlink-gen.c %/netlink-gen.h,$(wildcard $(CURDIR)/net/wind/*.[ch])) \
 		 $(CURDIR)/include/uapi/linux/wind.h
 
@@ -130,7 +130,7 @@ style sparse kdoc lint: deps
 # like, and what checkpatch flags in all of them: those types only are
 # left out there.
 run-style:
-	@$(CURDIR)/scripts/kernel-tools-extract
+	@$(CURDIR)/scripts/kernel/kernel-tools-extract
 	$(WIND_KSRC)/checkpatch.pl --no-tree --strict --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(WIND_KSOURCES)
 	$(WIND_KSRC)/checkpatch.pl --no-tree --strict --terse --show-types \
@@ -144,7 +144,7 @@ run-sparse:
 
 # kernel-doc comments of every function that has one must parse cleanly
 run-kdoc:
-	@$(CURDIR)/scripts/kernel-tools-extract
+	@$(CURDIR)/scripts/kernel/kernel-tools-extract
 	$(WIND_KSRC)/kernel-doc -none -Werror $(wildcard $(CURDIR)/net/wind/*.[ch])
 
 run-lint: run-style run-sparse run-kdoc
@@ -166,63 +166,63 @@ run-fuzz: build
 	$(CC) -isystem $(FUZZ_DIR)/ksft -Iinclude/uapi -Iselftests/wind -Wall -Wextra \
 		-Werror -std=gnu11 -O2 -pthread selftests/wind/wind_fuzz.c \
 		selftests/wind/lib.c -o $(FUZZ_DIR)/wind_fuzz
-	$(CURDIR)/scripts/vm $(VMFLAGS) --timeout $${VM_TIMEOUT:-7200} \
+	$(CURDIR)/scripts/qemu/vm $(VMFLAGS) --timeout $${VM_TIMEOUT:-7200} \
 		--env WIND_FUZZ_PACKETS=$(WIND_FUZZ_PACKETS) \
 		--env WIND_SYSFUZZ_OPS=$(WIND_SYSFUZZ_OPS) \
 		--env WIND_FUZZ_BIN=$(FUZZ_DIR)/wind_fuzz \
 		-- $(CURDIR)/selftests/wind/fuzz-full.sh
 
 
-# --- install / uninstall (scripts/install.sh; run make first) -------------
+# --- install / uninstall (scripts/pkg/install.sh; run make first) ---------
 # make install [DESTDIR=/tmp/stage] [PREFIX=/usr/local]: wind.ko to
 # /lib/modules/$(KVER)/extra (+ depmod unless DESTDIR), linux/wind.h to
 # /usr/include, libwind, libwind-preload.so, man pages, windctl under PREFIX.
 
 PREFIX ?= /usr/local
 install uninstall:
-	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" $(CURDIR)/scripts/install.sh $@
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" $(CURDIR)/scripts/pkg/install.sh $@
 
 .PHONY: install uninstall
 # --- end install / uninstall ----------------------------------------------
 
-# --- deb: the Debian packages (scripts/mkdeb, debian/README.Debian) --------
+# --- deb: the Debian packages (scripts/pkg/mkdeb, debian/README.Debian) ----
 # Built with dpkg-buildpackage out of a copy in build/deb/, where the .debs
 # land; lintian over them.  No kernel needed: DKMS builds wind.ko on the
 # machine the packages are installed on.
 deb:
-	$(CURDIR)/scripts/mkdeb
+	$(CURDIR)/scripts/pkg/mkdeb
 
 .PHONY: deb
 # --- end deb ---------------------------------------------------------------
 
-# --- bench: Wind beside UDP and TCP (scripts/bench, bench/README.md) -------
+# --- bench: Wind beside UDP and TCP (scripts/benchmarks/bench, bench/README.md) ---
 # Boots the VM once (about 8 minutes); writes bench/results/ (results.md,
 # results.json, PNG plots).  WIND_BENCH_QUICK=1 for short runs.
 run-bench: build
-	$(CURDIR)/scripts/bench
+	$(CURDIR)/scripts/benchmarks/bench
 
 .PHONY: bench run-bench
 
-# --- bench-mpi: libfabric and MPI over Wind beside TCP (scripts/bench-mpi) ---
+# --- bench-mpi: libfabric and MPI over Wind beside TCP (scripts/benchmarks/bench-mpi) ---
 # One boot: fi_pingpong over wind, tcp;ofi_rxm, udp;ofi_rxd, verbs;ofi_rxm
 # (Soft-RoCE) and the raw Wind round trip, then 64 KiB and 1 MiB over wind
 # and tcp;ofi_rxm with each side on its own vCPU (PIN=1); an mpi4py
 # ping-pong over Wind, over Open MPI's TCP and over Soft-RoCE; MPI one-sided
 # latency (mpi_osc_lat) over wind and tcp;ofi_rxm, osc rdma and osc pt2pt.
-# BENCH_MPI_ONLY="fabric pingpong osc" picks parts (scripts/bench-mpi).
+# BENCH_MPI_ONLY="fabric pingpong osc" picks parts (scripts/benchmarks/bench-mpi).
 BENCH_MPI_ENV := BENCH_MPI_ONLY BENCH_MPI_FABRIC BENCH_MPI_PIN_ROUNDS \
 	BENCH_MPI_SIZES BENCH_MPI_ITERS BENCH_MPI_OSC_REPS BENCH_MPI_OSC_WARMUP \
 	BENCH_MPI_OSC_BUSY BENCH_MPI_OSC_TIMEOUT
 run-bench-mpi: build
-	VM_ENV="$(BENCH_MPI_ENV)" $(CURDIR)/scripts/vm -- $(CURDIR)/scripts/bench-mpi
+	VM_ENV="$(BENCH_MPI_ENV)" $(CURDIR)/scripts/qemu/vm -- $(CURDIR)/scripts/benchmarks/bench-mpi
 
 .PHONY: bench-mpi run-bench-mpi
 
-# --- bench-hpcc: the HPC Challenge on two VMs (scripts/bench-hpcc) -----------
-# hpcc on 2 ranks across scripts/cluster's two VMs, over the provider wind and
+# --- bench-hpcc: the HPC Challenge on two VMs (scripts/benchmarks/bench-hpcc) ---
+# hpcc on 2 ranks across scripts/qemu/cluster's two VMs, over the provider wind and
 # over tcp;ofi_rxm: hpcc's verdicts and its summary figures side by side.
 run-bench-hpcc: build
-	$(CURDIR)/scripts/bench-hpcc
+	$(CURDIR)/scripts/benchmarks/bench-hpcc
 
 .PHONY: bench-hpcc run-bench-hpcc
 # --- end bench ----------------------------------------------------------------

@@ -5,7 +5,7 @@
     hol_trace.py TRACE SERVER_PID CLIENT_PID SERVER_PORT
 
 TRACE holds wind:wind_deliver, net:netif_rx and sched:sched_switch
-events of one Wind windperf hol client (scripts/bench-hol-trace.sh).  A
+events of one Wind windperf hol client (scripts/benchmarks/bench-hol-trace.sh).  A
 ping is: the client's main thread sends it (its last netif_rx before),
 the server's socket gets it (the unordered wind_deliver at SERVER_PORT:
 the pings are the only async-reliable messages), the client's socket

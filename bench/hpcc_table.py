@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The HPC Challenge table of scripts/bench-hpcc.
+"""The HPC Challenge table of scripts/benchmarks/bench-hpcc.
 
     bench/hpcc_table.py "LABEL=DIR[,DIR...]" ...
 
-A LABEL's DIRs are its rounds; each DIR holds one hpcc run (scripts/bench-hpcc-guest): hpccoutf.txt,
+A LABEL's DIRs are its rounds; each DIR holds one hpcc run (scripts/benchmarks/bench-hpcc-guest): hpccoutf.txt,
 mpirun.log, exit.  Prints each run's verdicts: the lines of hpccoutf.txt
 that say PASSED or FAILED (HPL, PTRANS), and hpcc's other checks
 ("Found N errors" of the RandomAccess tests, "Node(s) with error N" of

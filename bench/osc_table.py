@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The MPI one-sided latency table of scripts/bench-mpi.
+"""The MPI one-sided latency table of scripts/benchmarks/bench-mpi.
 
     bench/osc_table.py "LABEL=LOG" ...
 

@@ -6,11 +6,11 @@ their figures) and the PNG plots (gnuplot, bench/plot.gp).
 
     bench/report.py [--host-cpu MODEL] [--host-cpus N] bench/results
 
-Input, written by scripts/bench-guest.sh in the VM: meta.json, raw.jsonl
+Input, written by scripts/benchmarks/bench-guest.sh in the VM: meta.json, raw.jsonl
 (one windperf -j object per line, tagged with "row" and "loss"),
 iperf3-*.json, and from the 2-vCPU boot (busy polling, Soft-RoCE)
-meta-2.json and rxe.jsonl (perftest's and scripts/pagecost.c's figures),
-and from the two-VM run of the kpeers-lan rows (scripts/bench-kpeers-lan-guest)
+meta-2.json and rxe.jsonl (perftest's and scripts/benchmarks/pagecost.c's figures),
+and from the two-VM run of the kpeers-lan rows (scripts/benchmarks/bench-kpeers-lan-guest)
 lan.jsonl and meta-lan.json.
 """
 import argparse
@@ -592,7 +592,7 @@ def busy_rxe(R, rxe):
                   f"n/a ({na})", False))
         return L, t
     w("Soft-RoCE runs on a second veth pair in the initial netns "
-      "(scripts/rxe-setup), Wind, UDP and TCP on the bench's veth; both MTU 1500, "
+      "(scripts/benchmarks/rxe-setup), Wind, UDP and TCP on the bench's veth; both MTU 1500, "
       "the same boot, back to back. perftest reports latency one way (half its "
       "ping-pong): its round trip is twice that. Loss: `netem loss 1%` on both "
       "ends of both links.\n")
@@ -859,7 +859,7 @@ KP_SETUPS = (("kp", "two netns of one kernel over a veth (1 vCPU)",
               {"tipc": "not comparable: TIPC between two netns of one kernel "
                        "short-circuits (tipc_lxc_xmit), its messages never "
                        "cross the veth"}),
-             ("kpl", "two VMs of 1 vCPU each on a virtual LAN (scripts/cluster, "
+             ("kpl", "two VMs of 1 vCPU each on a virtual LAN (scripts/qemu/cluster, "
                      "virtio-net, QEMU's multicast socket backend)", {}))
 
 

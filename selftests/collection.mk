@@ -18,7 +18,7 @@
 # selftests/wind/lib*.c, the helpers (lib.h, harness.h), are linked into
 # every C program of every collection.
 #
-# The kselftest framework is not in the repository: scripts/kselftest-extract
+# The kselftest framework is not in the repository: scripts/kernel/kselftest-extract
 # takes it from Debian's linux-source-6.1 tarball into build/kselftest/
 # ($(KSFT_DIR)), once.
 
@@ -64,7 +64,7 @@ UAPI_HDRS := $(wildcard $(TOP)/include/uapi/linux/*.h)
 all: $(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED) $(MATRIX_PROGS) $(MATRIX_OPT_PROGS)
 
 $(KSFT_STAMP):
-	$(TOP)/scripts/kselftest-extract $(KSFT_DIR)
+	$(TOP)/scripts/kernel/kselftest-extract $(KSFT_DIR)
 
 $(LIB_OBJS): %.o: $(LIB_DIR)/%.c $(LIB_HDRS) $(UAPI_HDRS) $(KSFT_STAMP)
 	$(CC) $(CFLAGS) -c $< -o $@

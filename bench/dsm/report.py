@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tables and plots of scripts/demo and scripts/bench-dsm.
+"""Tables and plots of scripts/demos/demo and scripts/benchmarks/bench-dsm.
 
     report.py demo  OUTDIR ROWS.jsonl [...]   the demo's tables + demo.png (bars)
     report.py bench OUTDIR ROWS.jsonl [...]   every experiment of bench-dsm
 
-ROWS.jsonl: the lines scripts/cluster-guest-rows writes (one per row:
+ROWS.jsonl: the lines scripts/qemu/cluster-guest-rows writes (one per row:
 row id, k nodes, per-rank exit status, wall time, rank 0's JSON lines).
 Writes OUTDIR/results.md, OUTDIR/results.json and PNG plots (gnuplot),
 and prints the Markdown.

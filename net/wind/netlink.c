@@ -4,7 +4,7 @@
  * read the counters, read and set the tunables, all in the network
  * namespace of the requesting socket.  Documentation/netlink/specs/wind.yaml
  * describes the family; its policies and ops table are rendered from it
- * by the kernel's ynl-gen-c into netlink-gen.c (scripts/ynl-gen).
+ * by the kernel's ynl-gen-c into netlink-gen.c (scripts/kernel/ynl-gen).
  *
  * Locking: the socket dump is filled under wind_net.port_lock (nothing in
  * it sleeps).  The peer dump takes a reference on one socket at a time

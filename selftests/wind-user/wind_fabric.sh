@@ -66,7 +66,7 @@ trap cleanup EXIT
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
-command -v fi_info >/dev/null || skip_all "fi_info missing (libfabric-bin, scripts/install-deps.sh)"
+command -v fi_info >/dev/null || skip_all "fi_info missing (libfabric-bin, scripts/deps/install-deps.sh)"
 command -v fi_pingpong >/dev/null || skip_all "fi_pingpong missing (libfabric-bin)"
 [ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"
 [ -x "$TESTPROG" ] || skip_all "$TESTPROG not built (make)"

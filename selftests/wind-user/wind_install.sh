@@ -60,7 +60,7 @@ cleanup() {
 	# Leave the module installed for the tests after this one
 	if [ ! -e "$MODPATH" ] && [ -e "$ROOT/wind.ko" ]; then
 		DESTDIR= KVER=$KVER_RUN DEPMOD=$TMP/depmod \
-			"$ROOT/scripts/install.sh" install module >/dev/null 2>&1
+			"$ROOT/scripts/pkg/install.sh" install module >/dev/null 2>&1
 	fi
 	rm -rf "$TMP"
 }
@@ -150,8 +150,8 @@ make -s -C "$ROOT" install DESTDIR="$STAGE" KVER="$KVER_RUN" > /dev/null 2>&1
 
 # The module part for real.  depmod -a takes minutes under TCG (it reads
 # every compressed module over 9p), so install.sh gets a DEPMOD that
-# records how it is called and, as scripts/vm-guest-setup does, takes the
-# indexes scripts/vm-depmod computed on the host when they are for exactly
+# records how it is called and, as scripts/qemu/vm-guest-setup does, takes the
+# indexes scripts/qemu/vm-depmod computed on the host when they are for exactly
 # the modules now in extra/ (else it runs the real depmod).  After the
 # uninstall it leaves the indexes alone: modprobe then finds no file.
 cat > "$TMP/depmod" <<EOF
@@ -175,7 +175,7 @@ chmod +x "$TMP/depmod"
 # 4: uninstall the module, and it is gone: modprobe cannot load it
 unload
 : > "$TMP/depmod.calls"
-DESTDIR= KVER=$KVER_RUN DEPMOD=$TMP/depmod "$ROOT/scripts/install.sh" uninstall module > "$TMP/mod.log" 2>&1
+DESTDIR= KVER=$KVER_RUN DEPMOD=$TMP/depmod "$ROOT/scripts/pkg/install.sh" uninstall module > "$TMP/mod.log" 2>&1
 rc=$?
 if [ $rc = 0 ] && [ ! -e "$MODPATH" ] && ! modprobe wind 2>/dev/null &&
    [ ! -d /sys/module/wind ] && [ "$(cat "$TMP/depmod.calls")" = "-a $KVER_RUN" ]; then
@@ -188,7 +188,7 @@ fi
 
 # 5: installed for real: modprobe, rmmod, and socket() autoloads it
 : > "$TMP/depmod.calls"
-DESTDIR= KVER=$KVER_RUN DEPMOD=$TMP/depmod "$ROOT/scripts/install.sh" install module > "$TMP/mod.log" 2>&1
+DESTDIR= KVER=$KVER_RUN DEPMOD=$TMP/depmod "$ROOT/scripts/pkg/install.sh" install module > "$TMP/mod.log" 2>&1
 rc=$?
 [ "$(cat "$TMP/depmod.calls")" = "-a $KVER_RUN" ] || rc="depmod calls: $(cat "$TMP/depmod.calls")"
 mod_ok() {

@@ -55,7 +55,7 @@ tcp_passive() {	# Tcp PassiveOpens of namespace $1
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
-command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/install-deps.sh)"
+command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/deps/install-deps.sh)"
 [ -x "$TESTS/mpi_p2p" ] && [ -x "$TESTS/mpi_coll" ] ||
 	skip_all "$TESTS/mpi_p2p not built (libopenmpi-dev, make)"
 [ -r "$PROVDIR/libwind-fi.so" ] || skip_all "$PROVDIR/libwind-fi.so not built (make)"

@@ -49,7 +49,7 @@ trap cleanup EXIT
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
-command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/install-deps.sh)"
+command -v mpirun >/dev/null || skip_all "mpirun missing (openmpi-bin, scripts/deps/install-deps.sh)"
 command -v unshare >/dev/null || skip_all "unshare missing (util-linux)"
 [ -x "$TESTS/mpi_osc" ] && [ -x "$TESTS/mpi_osc_fault" ] ||
 	skip_all "$TESTS/mpi_osc not built (libopenmpi-dev, make)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The installed Debian packages (make deb; scripts/deb-test installs them
+# The installed Debian packages (make deb; scripts/pkg/deb-test installs them
 # in a fresh Debian 12 root and boots it with WIND_NO_INSTALL=1).  Each
 # package's files work from where the package put them, with no
 # environment set.  KTAP output; skips itself when the packages are not
@@ -17,7 +17,7 @@
 #                               (shared) and libwind.a (static), into DIR;
 #                               tshark loads the dissector; man finds the
 #                               pages.  Under TCG these take minutes, so
-#                               scripts/deb-test runs them natively and
+#                               scripts/pkg/deb-test runs them natively and
 #                               gives the VM run DIR as WIND_PACKAGE_BIN.
 #
 #   +------- windpa-PID -------+            +------- windpb-PID -------+
@@ -91,7 +91,7 @@ echo "TAP version 13"
 PKGS="wind-dkms libwind0 libwind-dev wind-tools libwind-preload libfabric-wind wind-wireshark"
 st=$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' $PKGS 2>/dev/null | grep -c '^ii ')
 [ "$st" = "$(echo $PKGS | wc -w)" ] ||
-	skip_all "packages not installed: $PKGS (make deb; scripts/deb-test)"
+	skip_all "packages not installed: $PKGS (make deb; scripts/pkg/deb-test)"
 command -v cc >/dev/null || skip_all "no C compiler"
 mkdir -p "$TMP/home"
 echo "1..$NTESTS"
@@ -201,7 +201,7 @@ fi
 ver=$(dpkg-query -W -f='${Version}' wind-dkms)
 mod_check() {
 	# dkms's own record (dkms status is minutes of shell under TCG:
-	# scripts/deb-test asks it outside the VM): kernel-KVER-ARCH links to
+	# scripts/pkg/deb-test asks it outside the VM): kernel-KVER-ARCH links to
 	# the version installed for KVER
 	local link=/var/lib/dkms/wind/kernel-$KVER_RUN-$(uname -m)
 	echo "$link -> $(readlink "$link")"

@@ -97,7 +97,7 @@ shim() {	# shim NS CMD...: CMD in NS under the preload
 
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip_all "must be root"
-command -v socat >/dev/null || skip_all "socat missing (scripts/install-deps.sh)"
+command -v socat >/dev/null || skip_all "socat missing (scripts/deps/install-deps.sh)"
 command -v tc >/dev/null || skip_all "tc missing"
 [ -r "$SHIM" ] || skip_all "$SHIM not built (make)"
 [ -x "$PROG" ] || skip_all "$PROG not built (make -C selftests/wind-user)"

@@ -291,7 +291,7 @@ def main():
         return KSFT_SKIP
     for tool in ("tshark", "dumpcap"):
         if not shutil.which(tool):
-            print(f"1..0 # SKIP no {tool} (scripts/install-deps.sh)")
+            print(f"1..0 # SKIP no {tool} (scripts/deps/install-deps.sh)")
             return KSFT_SKIP
     n = len(CRAFTED) + 5
     t = Ktap(n)

@@ -16,7 +16,7 @@ are thrown away with it.  Three kinds of checks:
 
 The ynl checks need tools/net/ynl of Debian's linux-source-6.12 (unpacked
 in /usr/src, or taken from its tarball into build/ynl-6.12 by
-scripts/ynl-extract when the selftests are built on the host, else here,
+scripts/kernel/ynl-extract when the selftests are built on the host, else here,
 in the VM, slowly), python3-yaml
 and python3-jsonschema; they are skipped without them.  KTAP output.
 """

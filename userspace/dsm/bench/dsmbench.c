@@ -2,7 +2,7 @@
 /*
  * dsmbench: the micro-benchmarks of the Wind, DSE and Mocha papers over
  * Wind, UDP with a user-level reliability layer, and a TCP full mesh.
- * Run one process per node (scripts/cluster sets NODE_RANK, NODE_COUNT,
+ * Run one process per node (scripts/qemu/cluster sets NODE_RANK, NODE_COUNT,
  * NODE_ADDRS); rank 0 prints one JSON line per result.
  *
  *   dsmbench fagus    -p wind|wind-msg|udp|tcp [-s SIZES] [-r ROUNDS]
@@ -22,7 +22,7 @@
  *       FILE.ready.RANK and stays open until FILE exists.
  *
  * Common: --rank R --addrs A,B,C (default: NODE_RANK, NODE_ADDRS; all
- * IPv4 or all IPv6 addresses, as scripts/cluster --ipv6 gives them),
+ * IPv4 or all IPv6 addresses, as scripts/qemu/cluster --ipv6 gives them),
  * -P PORT (default 7300).
  */
 #define _GNU_SOURCE
@@ -373,7 +373,7 @@ static void alltoall(struct tp *tp, size_t ms, int rounds, const char *hold)
 		char f[4096];
 		/*
 		 * The sockets of this network namespace (one process per
-		 * namespace in scripts/bench-dsm-ports): the lines of
+		 * namespace in scripts/benchmarks/bench-dsm-ports): the lines of
 		 * /proc/net/{tcp,udp,wind} after the header.
 		 */
 		const char *pf = proto == TP_TCP ? "/proc/net/tcp" :
