@@ -260,7 +260,7 @@ bool wind_rq_drop_ooo_tail(struct wind_peer *peer)
 	if (!skb || !wind_seq_after(WIND_SKB_CB(skb)->seq, peer->rcv_nxt))
 		return false;
 	rq_unlink(peer, skb);
-	wind_rt_unmark(peer->rt, WIND_SKB_CB(skb)->seq);
+	wind_rxt_unmark(peer->rxt, WIND_SKB_CB(skb)->seq);
 	drop_skb(peer, skb);
 	return true;
 }
@@ -340,19 +340,19 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 	u8 flags = cb->flags;
 
 	wind_peer_assert_held(peer);
-	if (!peer->rt) {
-		peer->rt = wind_sk_kmalloc(sk, sizeof(*peer->rt), GFP_ATOMIC);
-		if (!peer->rt)
+	if (!peer->rxt) {
+		peer->rxt = wind_sk_kmalloc(sk, sizeof(*peer->rxt), GFP_ATOMIC);
+		if (!peer->rxt)
 			goto drop;
-		wind_rt_init(peer->rt, peer->rcv_nxt);
+		wind_rxt_init(peer->rxt, peer->rcv_nxt);
 	}
-	if (wind_rt_test(peer->rt, seq)) {
+	if (wind_rxt_test(peer->rxt, seq)) {
 		peer->duplicates++;
 		WIND_INC_STATS(net, WIND_MIB_IN_DUPLICATES);
 		consume_skb(skb);
 		return WIND_RX_ACK_DUP;	/* our ack may have been lost */
 	}
-	if (!wind_seq_in(seq, peer->rcv_nxt, WIND_RT_BITS)) {
+	if (!wind_seq_in(seq, peer->rcv_nxt, WIND_RXT_BITS)) {
 		WIND_INC_STATS(net, WIND_MIB_IN_ERR_WINDOW);
 		peer->drops++;
 		atomic_inc(&sk->sk_drops);
@@ -370,8 +370,8 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 		/* it could never be held: refuse the whole message */
 		if (!refuse(peer, start, EMSGSIZE))
 			goto drop;
-		wind_rt_mark(peer->rt, seq);
-		peer->rcv_nxt += wind_rt_advance(peer->rt);
+		wind_rxt_mark(peer->rxt, seq);
+		peer->rcv_nxt += wind_rxt_advance(peer->rxt);
 		deliver_in_order(peer);
 		goto drop;
 	}
@@ -390,16 +390,16 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb)
 			goto refused;
 		}
 	}
-	wind_rt_mark(peer->rt, seq);
+	wind_rxt_mark(peer->rxt, seq);
 	if (wind_seq_after(seq, peer->rcv_nxt)) {
 		cb->ooo = 1;
 		wind_sk(sk)->ooo_pkts++;
 	}
 	rq_insert(peer, skb, 1);
 	if (seq == peer->rcv_nxt)
-		peer->rcv_nxt += wind_rt_advance(peer->rt);
+		peer->rcv_nxt += wind_rxt_advance(peer->rxt);
 
-	if (!(flags & WIND_F_ORDERED) && wind_rt_all(peer->rt, start, nfrags))
+	if (!(flags & WIND_F_ORDERED) && wind_rxt_all(peer->rxt, start, nfrags))
 		deliver_message(peer, start, nfrags);
 	deliver_in_order(peer);
 
@@ -525,7 +525,7 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 			  unsigned int n, unsigned int *now)
 {
 	struct wind_skb_cb *cb = WIND_SKB_CB(skb);
-	struct wind_rtable *rt = peer->rt;
+	struct wind_rx_table *rxt = peer->rxt;
 	struct sock *sk = peer->sk;
 	struct sk_buff *member;
 	u32 seq = cb->seq, start = cb->seq - cb->frag;
@@ -533,14 +533,14 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 	u8 flags = cb->flags;
 	unsigned int i;
 
-	if (!rt || seq != peer->rcv_nxt || rt->base != seq ||
-	    n >= WIND_RT_BITS || cb->frag + n > cb->nfrags ||
+	if (!rxt || seq != peer->rcv_nxt || rxt->base != seq ||
+	    n >= WIND_RXT_BITS || cb->frag + n > cb->nfrags ||
 	    cb->msg_len > (u32)READ_ONCE(sk->sk_rcvbuf) ||
 	    ((cb->flags & WIND_F_DSM) && peer->nrefused >= WIND_MAX_NAKS) ||
 	    sk_rmem_alloc_get(sk) + skb->truesize > READ_ONCE(sk->sk_rcvbuf))
 		return false;
 	for (i = 0; i < n; i++)
-		if (test_bit((seq + i) % WIND_RT_BITS, rt->map))
+		if (test_bit((seq + i) % WIND_RXT_BITS, rxt->map))
 			return false;
 	/* delivery links the members into the message's chain: none may
 	 * be in another skb's frag_list too (a netem duplicate unshared by
@@ -557,11 +557,11 @@ static bool gso_rcv_whole(struct wind_peer *peer, struct sk_buff *skb,
 	skb_shinfo(skb)->gso_type = 0;
 	rq_insert(peer, skb, n);
 	/* [seq, seq + n) were clear: base passes them as if each was marked */
-	rt->base = seq + n;
+	rxt->base = seq + n;
 	peer->rcv_nxt = seq + n;
-	peer->rcv_nxt += wind_rt_advance(rt);
+	peer->rcv_nxt += wind_rxt_advance(rxt);
 	/* the skb may be delivered, read and freed from here on */
-	if (!(flags & WIND_F_ORDERED) && wind_rt_all(rt, start, nfrags))
+	if (!(flags & WIND_F_ORDERED) && wind_rxt_all(rxt, start, nfrags))
 		deliver_message(peer, start, nfrags);
 	deliver_in_order(peer);
 	peer->ack_pending += n;
@@ -756,18 +756,18 @@ void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb)
  */
 void wind_data_skip(struct wind_peer *peer, u32 oldest)
 {
-	struct wind_rtable *rt = peer->rt;
+	struct wind_rx_table *rxt = peer->rxt;
 	u32 gap = oldest - peer->rcv_nxt;
 
 	wind_peer_assert_held(peer);
 	peer->rcv_nxt = oldest;
-	if (rt) {
+	if (rxt) {
 		/* what arrived beyond the gap stays recorded */
-		if (gap >= WIND_RT_BITS)
-			wind_rt_init(rt, oldest);
-		while (rt->base != oldest)
-			wind_rt_unmark(rt, rt->base++);
-		peer->rcv_nxt += wind_rt_advance(rt);
+		if (gap >= WIND_RXT_BITS)
+			wind_rxt_init(rxt, oldest);
+		while (rxt->base != oldest)
+			wind_rxt_unmark(rxt, rxt->base++);
+		peer->rcv_nxt += wind_rxt_advance(rxt);
 	}
 	deliver_in_order(peer);
 }

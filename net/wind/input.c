@@ -314,7 +314,7 @@ static void oldest_rcv(struct wind_peer *peer, u32 oldest, u8 flags)
 	 * behind what we expect, it is a new stream, not a late packet.
 	 */
 	if ((flags & WIND_F_SYN) &&
-	    wind_seq_before(oldest, peer->rcv_nxt - WIND_RT_BITS)) {
+	    wind_seq_before(oldest, peer->rcv_nxt - WIND_RXT_BITS)) {
 		wind_peer_reset_rx(peer, oldest);
 		return;
 	}

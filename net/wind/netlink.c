@@ -94,7 +94,7 @@ static const u16 stats_attr[WIND_MIB_MAX] = {
 /* params-set's policy (netlink-gen.c) takes the window's ceiling from the
  * spec.
  */
-static_assert(WIND_RT_BITS == 1024);
+static_assert(WIND_RXT_BITS == 1024);
 
 /* A new counter needs its attribute in the uapi header and the spec. */
 static_assert(WIND_A_STATS_MAX - WIND_A_STATS_PAD == WIND_MIB_MAX);

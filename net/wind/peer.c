@@ -427,7 +427,7 @@ static void peer_free_rcu(struct rcu_head *head)
 	struct wind_peer *peer = container_of(head, struct wind_peer, rcu);
 
 	dst_release(peer->dst);
-	kfree(peer->rt);
+	kfree(peer->rxt);
 	sock_put(peer->sk);
 	kmem_cache_free(wind_peer_cachep, peer);
 }
@@ -585,8 +585,8 @@ void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 	wind_purge_rx(peer);
 	peer->rcv_nxt = rcv_nxt;
 	peer->rcv_wnd_edge = rcv_nxt;
-	if (peer->rt)
-		wind_rt_init(peer->rt, rcv_nxt);
+	if (peer->rxt)
+		wind_rxt_init(peer->rxt, rcv_nxt);
 	peer->nrefused = 0;
 	peer->room_refused = 0;
 	peer->rx_seq_cost = 0;

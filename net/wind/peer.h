@@ -162,7 +162,7 @@ struct wind_peer {
 	struct list_head sync_waiters;
 
 	/* receive side */
-	struct wind_rtable *rt;		/* allocated on the first data packet */
+	struct wind_rx_table *rxt;	/* allocated on the first data packet */
 	u32 rcv_nxt;			/* every seq before this has arrived */
 	u32 rcv_wnd_edge;		/* the furthest seq we told it to send
 					 * up to (ack + window), exclusive

@@ -62,7 +62,7 @@ static u32 wind_full_window(const struct wind_peer *peer)
 	struct sock *sk = peer->sk;
 
 	return min3(READ_ONCE(sk->sk_rcvbuf) / seq_truesize(peer),
-		    (u32)WIND_PARAM(sk, window), WIND_RT_BITS - 1);
+		    (u32)WIND_PARAM(sk, window), WIND_RXT_BITS - 1);
 }
 
 /* How long a peer that sent us data counts as one of the socket's
@@ -346,7 +346,7 @@ static bool rcvbuf_grow(struct sock *sk)
 static bool rcv_offered(const struct wind_peer *peer, u32 seq)
 {
 	return !peer->unverified &&
-	       peer->rcv_wnd_edge - seq - 1 < WIND_RT_BITS;
+	       peer->rcv_wnd_edge - seq - 1 < WIND_RXT_BITS;
 }
 
 /**

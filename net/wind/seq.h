@@ -32,91 +32,93 @@ static inline bool wind_seq_in(u32 s, u32 a, u32 n)
 	return s - a < n;
 }
 
-/* The receive table: which sequence numbers in [base, base + WIND_RT_BITS)
+/* The receive table: which sequence numbers in [base, base + WIND_RXT_BITS)
  * have arrived.  It is a ring of bits indexed by seq modulo the size, so
  * advancing the base costs one bit clear per seq and the table never
  * grows: everything before base has arrived, everything at or after
- * base + WIND_RT_BITS is outside the window and refused.  128 bytes a
+ * base + WIND_RXT_BITS is outside the window and refused.  128 bytes a
  * peer, allocated on the first data packet.
  */
-#define WIND_RT_BITS	1024U
+#define WIND_RXT_BITS	1024U
 
-struct wind_rtable {
+struct wind_rx_table {
 	u32 base;			/* every seq before base has arrived */
-	unsigned long map[WIND_RT_BITS / BITS_PER_LONG];
+	unsigned long map[WIND_RXT_BITS / BITS_PER_LONG];
 };
 
-enum wind_rt_result {
-	WIND_RT_NEW,		/* first arrival, now recorded */
-	WIND_RT_DUP,		/* arrived before */
-	WIND_RT_OUTSIDE,	/* at or beyond base + WIND_RT_BITS */
+enum wind_rxt_result {
+	WIND_RXT_NEW,		/* first arrival, now recorded */
+	WIND_RXT_DUP,		/* arrived before */
+	WIND_RXT_OUTSIDE,	/* at or beyond base + WIND_RXT_BITS */
 };
 
-static inline void wind_rt_init(struct wind_rtable *rt, u32 base)
+static inline void wind_rxt_init(struct wind_rx_table *rxt, u32 base)
 {
-	rt->base = base;
-	memset(rt->map, 0, sizeof(rt->map));
+	rxt->base = base;
+	memset(rxt->map, 0, sizeof(rxt->map));
 }
 
-static inline bool wind_rt_test(const struct wind_rtable *rt, u32 seq)
+static inline bool wind_rxt_test(const struct wind_rx_table *rxt, u32 seq)
 {
-	if (wind_seq_before(seq, rt->base))
+	if (wind_seq_before(seq, rxt->base))
 		return true;
-	if (!wind_seq_in(seq, rt->base, WIND_RT_BITS))
+	if (!wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
 		return false;
-	return test_bit(seq % WIND_RT_BITS, rt->map);
+	return test_bit(seq % WIND_RXT_BITS, rxt->map);
 }
 
-static inline enum wind_rt_result wind_rt_mark(struct wind_rtable *rt, u32 seq)
+static inline enum wind_rxt_result wind_rxt_mark(struct wind_rx_table *rxt,
+						 u32 seq)
 {
-	if (wind_seq_before(seq, rt->base))
-		return WIND_RT_DUP;
-	if (!wind_seq_in(seq, rt->base, WIND_RT_BITS))
-		return WIND_RT_OUTSIDE;
-	if (__test_and_set_bit(seq % WIND_RT_BITS, rt->map))
-		return WIND_RT_DUP;
-	return WIND_RT_NEW;
+	if (wind_seq_before(seq, rxt->base))
+		return WIND_RXT_DUP;
+	if (!wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
+		return WIND_RXT_OUTSIDE;
+	if (__test_and_set_bit(seq % WIND_RXT_BITS, rxt->map))
+		return WIND_RXT_DUP;
+	return WIND_RXT_NEW;
 }
 
 /* Forget an arrival (the packet was dropped to make room). */
-static inline void wind_rt_unmark(struct wind_rtable *rt, u32 seq)
+static inline void wind_rxt_unmark(struct wind_rx_table *rxt, u32 seq)
 {
-	if (wind_seq_in(seq, rt->base, WIND_RT_BITS))
-		__clear_bit(seq % WIND_RT_BITS, rt->map);
+	if (wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
+		__clear_bit(seq % WIND_RXT_BITS, rxt->map);
 }
 
 /* Advance base over every seq that has arrived; returns how far. */
-static inline u32 wind_rt_advance(struct wind_rtable *rt)
+static inline u32 wind_rxt_advance(struct wind_rx_table *rxt)
 {
 	u32 n = 0;
 
-	while (test_bit(rt->base % WIND_RT_BITS, rt->map)) {
-		__clear_bit(rt->base % WIND_RT_BITS, rt->map);
-		rt->base++;
+	while (test_bit(rxt->base % WIND_RXT_BITS, rxt->map)) {
+		__clear_bit(rxt->base % WIND_RXT_BITS, rxt->map);
+		rxt->base++;
 		n++;
 	}
 	return n;
 }
 
 /* Are all of [first, first + n) in? */
-static inline bool wind_rt_all(const struct wind_rtable *rt, u32 first, u32 n)
+static inline bool wind_rxt_all(const struct wind_rx_table *rxt, u32 first,
+				u32 n)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		if (!wind_rt_test(rt, first + i))
+		if (!wind_rxt_test(rxt, first + i))
 			return false;
 	return true;
 }
 
 /* Selective-ack bitmap: bit i set when base + 1 + i has arrived. */
-static inline u64 wind_rt_sack(const struct wind_rtable *rt)
+static inline u64 wind_rxt_sack(const struct wind_rx_table *rxt)
 {
 	u64 sack = 0;
 	u32 i;
 
 	for (i = 0; i < 64; i++)
-		if (wind_rt_test(rt, rt->base + 1 + i))
+		if (wind_rxt_test(rxt, rxt->base + 1 + i))
 			sack |= 1ULL << i;
 	return sack;
 }

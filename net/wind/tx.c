@@ -575,12 +575,12 @@ static u64 ack_sack(const struct wind_peer *peer, u32 ack)
 	u64 sack = 0;
 	u32 i;
 
-	if (!peer->rt)
+	if (!peer->rxt)
 		return 0;
 	if (likely(ack == peer->rcv_nxt))
-		return wind_rt_sack(peer->rt);
+		return wind_rxt_sack(peer->rxt);
 	for (i = 0; i < WIND_SACK_BITS; i++)
-		if (wind_rt_test(peer->rt, ack + 1 + i))
+		if (wind_rxt_test(peer->rxt, ack + 1 + i))
 			sack |= 1ULL << i;
 	return sack;
 }

@@ -26,97 +26,97 @@ static void seq_compare__wraparound(void)
 	report(ok, "seq_compare__wraparound");
 }
 
-static void rtable_mark__dup_and_outside(u32 base, const char *name)
+static void rxtable_mark__dup_and_outside(u32 base, const char *name)
 {
-	struct wind_rtable *rt = malloc(sizeof(*rt));
+	struct wind_rx_table *rxt = malloc(sizeof(*rxt));
 	bool ok = true;
 
-	wind_rt_init(rt, base);
-	CHECK(wind_rt_mark(rt, base + 1) == WIND_RT_NEW);
-	CHECK(wind_rt_mark(rt, base + 1) == WIND_RT_DUP);
-	CHECK(wind_rt_mark(rt, base - 1) == WIND_RT_DUP);
-	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS) == WIND_RT_OUTSIDE);
-	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS - 1) == WIND_RT_NEW);
-	CHECK(wind_rt_advance(rt) == 0);	/* base itself is missing */
-	CHECK(wind_rt_mark(rt, base) == WIND_RT_NEW);
-	CHECK(wind_rt_advance(rt) == 2);
-	CHECK(rt->base == base + 2);
-	CHECK(wind_rt_test(rt, base + WIND_RT_BITS - 1));
+	wind_rxt_init(rxt, base);
+	CHECK(wind_rxt_mark(rxt, base + 1) == WIND_RXT_NEW);
+	CHECK(wind_rxt_mark(rxt, base + 1) == WIND_RXT_DUP);
+	CHECK(wind_rxt_mark(rxt, base - 1) == WIND_RXT_DUP);
+	CHECK(wind_rxt_mark(rxt, base + WIND_RXT_BITS) == WIND_RXT_OUTSIDE);
+	CHECK(wind_rxt_mark(rxt, base + WIND_RXT_BITS - 1) == WIND_RXT_NEW);
+	CHECK(wind_rxt_advance(rxt) == 0);	/* base itself is missing */
+	CHECK(wind_rxt_mark(rxt, base) == WIND_RXT_NEW);
+	CHECK(wind_rxt_advance(rxt) == 2);
+	CHECK(rxt->base == base + 2);
+	CHECK(wind_rxt_test(rxt, base + WIND_RXT_BITS - 1));
 	/* the far bit survives the ring moving under it */
-	CHECK(wind_rt_mark(rt, base + WIND_RT_BITS + 1) == WIND_RT_NEW);
-	CHECK(!wind_rt_test(rt, base + WIND_RT_BITS));
-	free(rt);
+	CHECK(wind_rxt_mark(rxt, base + WIND_RXT_BITS + 1) == WIND_RXT_NEW);
+	CHECK(!wind_rxt_test(rxt, base + WIND_RXT_BITS));
+	free(rxt);
 	report(ok, name);
 }
 
-static void rtable_advance__long_run_wraps(void)
+static void rxtable_advance__long_run_wraps(void)
 {
-	struct wind_rtable *rt = malloc(sizeof(*rt));
+	struct wind_rx_table *rxt = malloc(sizeof(*rxt));
 	bool ok = true;
 	u32 base = 0xffffff00u, i, total = 0;
 
-	wind_rt_init(rt, base);
+	wind_rxt_init(rxt, base);
 	/* 10 windows' worth, marked in reverse inside each window */
-	for (i = 0; i < 10 * WIND_RT_BITS; i += WIND_RT_BITS / 2) {
+	for (i = 0; i < 10 * WIND_RXT_BITS; i += WIND_RXT_BITS / 2) {
 		u32 j;
 
-		for (j = WIND_RT_BITS / 2; j-- > 0;)
-			CHECK(wind_rt_mark(rt, base + i + j) == WIND_RT_NEW);
-		total += wind_rt_advance(rt);
+		for (j = WIND_RXT_BITS / 2; j-- > 0;)
+			CHECK(wind_rxt_mark(rxt, base + i + j) == WIND_RXT_NEW);
+		total += wind_rxt_advance(rxt);
 	}
-	CHECK(total == 10 * WIND_RT_BITS);
-	CHECK(rt->base == base + 10 * WIND_RT_BITS);
-	for (i = 0; i < WIND_RT_BITS; i++)
-		CHECK(!wind_rt_test(rt, rt->base + i));
-	free(rt);
-	report(ok, "rtable_advance__long_run_wraps");
+	CHECK(total == 10 * WIND_RXT_BITS);
+	CHECK(rxt->base == base + 10 * WIND_RXT_BITS);
+	for (i = 0; i < WIND_RXT_BITS; i++)
+		CHECK(!wind_rxt_test(rxt, rxt->base + i));
+	free(rxt);
+	report(ok, "rxtable_advance__long_run_wraps");
 }
 
-static void rtable_unmark__forgets(void)
+static void rxtable_unmark__forgets(void)
 {
-	struct wind_rtable rt;
+	struct wind_rx_table rxt;
 	bool ok = true;
 
-	wind_rt_init(&rt, 100);
-	CHECK(wind_rt_mark(&rt, 105) == WIND_RT_NEW);
-	wind_rt_unmark(&rt, 105);
-	CHECK(!wind_rt_test(&rt, 105));
-	CHECK(wind_rt_mark(&rt, 105) == WIND_RT_NEW);
-	wind_rt_unmark(&rt, 50);	/* before base: no effect, no crash */
-	CHECK(wind_rt_test(&rt, 50));
-	report(ok, "rtable_unmark__forgets");
+	wind_rxt_init(&rxt, 100);
+	CHECK(wind_rxt_mark(&rxt, 105) == WIND_RXT_NEW);
+	wind_rxt_unmark(&rxt, 105);
+	CHECK(!wind_rxt_test(&rxt, 105));
+	CHECK(wind_rxt_mark(&rxt, 105) == WIND_RXT_NEW);
+	wind_rxt_unmark(&rxt, 50);	/* before base: no effect, no crash */
+	CHECK(wind_rxt_test(&rxt, 50));
+	report(ok, "rxtable_unmark__forgets");
 }
 
-static void rtable_all__ranges(void)
+static void rxtable_all__ranges(void)
 {
-	struct wind_rtable rt;
+	struct wind_rx_table rxt;
 	bool ok = true;
 
-	wind_rt_init(&rt, 0xfffffffeu);
-	CHECK(wind_rt_all(&rt, 0xfffffff0u, 14));	/* all before base */
-	CHECK(!wind_rt_all(&rt, 0xfffffff0u, 15));
-	wind_rt_mark(&rt, 0xfffffffeu);
-	wind_rt_mark(&rt, 0xffffffffu);
-	wind_rt_mark(&rt, 0);
-	CHECK(wind_rt_all(&rt, 0xfffffffcu, 5));
-	CHECK(!wind_rt_all(&rt, 0xfffffffcu, 6));
-	CHECK(wind_rt_all(&rt, 0, 0));
-	report(ok, "rtable_all__ranges");
+	wind_rxt_init(&rxt, 0xfffffffeu);
+	CHECK(wind_rxt_all(&rxt, 0xfffffff0u, 14));	/* all before base */
+	CHECK(!wind_rxt_all(&rxt, 0xfffffff0u, 15));
+	wind_rxt_mark(&rxt, 0xfffffffeu);
+	wind_rxt_mark(&rxt, 0xffffffffu);
+	wind_rxt_mark(&rxt, 0);
+	CHECK(wind_rxt_all(&rxt, 0xfffffffcu, 5));
+	CHECK(!wind_rxt_all(&rxt, 0xfffffffcu, 6));
+	CHECK(wind_rxt_all(&rxt, 0, 0));
+	report(ok, "rxtable_all__ranges");
 }
 
-static void rtable_sack__bits(void)
+static void rxtable_sack__bits(void)
 {
-	struct wind_rtable rt;
+	struct wind_rx_table rxt;
 	bool ok = true;
 
-	wind_rt_init(&rt, 0xffffffe0u);
-	CHECK(wind_rt_sack(&rt) == 0);
-	wind_rt_mark(&rt, 0xffffffe1u);			/* bit 0 */
-	wind_rt_mark(&rt, 0xffffffe0u + 1 + 40);	/* bit 40, past wrap */
-	wind_rt_mark(&rt, 0xffffffe0u + 1 + 63);	/* bit 63 */
-	wind_rt_mark(&rt, 0xffffffe0u + 1 + 64);	/* beyond the bitmap */
-	CHECK(wind_rt_sack(&rt) == (1ULL | 1ULL << 40 | 1ULL << 63));
-	report(ok, "rtable_sack__bits");
+	wind_rxt_init(&rxt, 0xffffffe0u);
+	CHECK(wind_rxt_sack(&rxt) == 0);
+	wind_rxt_mark(&rxt, 0xffffffe1u);			/* bit 0 */
+	wind_rxt_mark(&rxt, 0xffffffe0u + 1 + 40);	/* bit 40, past wrap */
+	wind_rxt_mark(&rxt, 0xffffffe0u + 1 + 63);	/* bit 63 */
+	wind_rxt_mark(&rxt, 0xffffffe0u + 1 + 64);	/* beyond the bitmap */
+	CHECK(wind_rxt_sack(&rxt) == (1ULL | 1ULL << 40 | 1ULL << 63));
+	report(ok, "rxtable_sack__bits");
 }
 
 static void rtt_sample__converges_and_clamps(void)
@@ -163,13 +163,13 @@ int main(void)
 {
 	printf("TAP version 13\n1..9\n");
 	seq_compare__wraparound();
-	rtable_mark__dup_and_outside(1000, "rtable_mark__dup_and_outside");
-	rtable_mark__dup_and_outside(0xfffffff0u,
-				     "rtable_mark__dup_and_outside_wrapping");
-	rtable_advance__long_run_wraps();
-	rtable_unmark__forgets();
-	rtable_all__ranges();
-	rtable_sack__bits();
+	rxtable_mark__dup_and_outside(1000, "rxtable_mark__dup_and_outside");
+	rxtable_mark__dup_and_outside(0xfffffff0u,
+				     "rxtable_mark__dup_and_outside_wrapping");
+	rxtable_advance__long_run_wraps();
+	rxtable_unmark__forgets();
+	rxtable_all__ranges();
+	rxtable_sack__bits();
 	rtt_sample__converges_and_clamps();
 	rtt_backoff__doubles_to_max();
 	return ktest_end();
