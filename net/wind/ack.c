@@ -14,6 +14,7 @@
 #include "netns.h"
 #include "peer.h"
 #include "push.h"
+#include "rtt.h"
 #include "sendmsg.h"
 #include "seq.h"
 #include "skb.h"

@@ -22,6 +22,7 @@
 #include "peer.h"
 #include "rma.h"
 #include "rwnd.h"
+#include "rxtable.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"

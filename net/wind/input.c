@@ -30,6 +30,7 @@
 #include "port.h"
 #include "rma.h"
 #include "rwnd.h"
+#include "rxtable.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"

@@ -34,7 +34,7 @@
 #include "netlink-gen.h"
 #include "netns.h"
 #include "peer.h"
-#include "seq.h"
+#include "rxtable.h"
 #include "sock.h"
 #include "trace.h"
 #include "wq.h"

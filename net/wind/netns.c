@@ -15,7 +15,7 @@
 #include "compat.h"
 #include "netns.h"
 #include "port.h"
-#include "seq.h"
+#include "rxtable.h"
 #include "sock.h"
 #include "udp.h"
 

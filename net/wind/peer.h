@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #include <uapi/linux/wind.h>
 
+#include "rtt.h"
 #include "seq.h"
 #include "sock.h"
 #include "wire.h"
@@ -24,6 +25,7 @@
 struct dst_entry;
 struct sock;
 struct wind_addr;
+struct wind_rx_table;
 
 enum wind_peer_state {
 	WIND_PEER_ACTIVE,

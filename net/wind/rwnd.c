@@ -16,6 +16,7 @@
 #include "netns.h"
 #include "peer.h"
 #include "rwnd.h"
+#include "rxtable.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"

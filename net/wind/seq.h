@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Pure logic of Wind, shared by the module and the host unit tests:
- * sequence arithmetic, the receive table and the RTO estimator.  Nothing
- * here touches kernel objects, so tests/unit compiles it in userspace.
+ * Sequence arithmetic: u32 sequence numbers that wrap, compared as TCP
+ * compares them.  Pure logic, shared by the module and the host unit
+ * tests (tests/unit), which compile it in userspace.
  */
 #ifndef _WIND_SEQ_H
 #define _WIND_SEQ_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
-#include <linux/bitops.h>
-#include <linux/string.h>
 #else
 #include "kshim.h"
 #endif
@@ -30,145 +28,6 @@ static inline bool wind_seq_after(u32 a, u32 b)
 static inline bool wind_seq_in(u32 s, u32 a, u32 n)
 {
 	return s - a < n;
-}
-
-/* The receive table: which sequence numbers in [base, base + WIND_RXT_BITS)
- * have arrived.  It is a ring of bits indexed by seq modulo the size, so
- * advancing the base costs one bit clear per seq and the table never
- * grows: everything before base has arrived, everything at or after
- * base + WIND_RXT_BITS is outside the window and refused.  128 bytes a
- * peer, allocated on the first data packet.
- */
-#define WIND_RXT_BITS	1024U
-
-struct wind_rx_table {
-	u32 base;			/* every seq before base has arrived */
-	unsigned long map[WIND_RXT_BITS / BITS_PER_LONG];
-};
-
-enum wind_rxt_result {
-	WIND_RXT_NEW,		/* first arrival, now recorded */
-	WIND_RXT_DUP,		/* arrived before */
-	WIND_RXT_OUTSIDE,	/* at or beyond base + WIND_RXT_BITS */
-};
-
-static inline void wind_rxt_init(struct wind_rx_table *rxt, u32 base)
-{
-	rxt->base = base;
-	memset(rxt->map, 0, sizeof(rxt->map));
-}
-
-static inline bool wind_rxt_test(const struct wind_rx_table *rxt, u32 seq)
-{
-	if (wind_seq_before(seq, rxt->base))
-		return true;
-	if (!wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
-		return false;
-	return test_bit(seq % WIND_RXT_BITS, rxt->map);
-}
-
-static inline enum wind_rxt_result wind_rxt_mark(struct wind_rx_table *rxt,
-						 u32 seq)
-{
-	if (wind_seq_before(seq, rxt->base))
-		return WIND_RXT_DUP;
-	if (!wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
-		return WIND_RXT_OUTSIDE;
-	if (__test_and_set_bit(seq % WIND_RXT_BITS, rxt->map))
-		return WIND_RXT_DUP;
-	return WIND_RXT_NEW;
-}
-
-/* Forget an arrival (the packet was dropped to make room). */
-static inline void wind_rxt_unmark(struct wind_rx_table *rxt, u32 seq)
-{
-	if (wind_seq_in(seq, rxt->base, WIND_RXT_BITS))
-		__clear_bit(seq % WIND_RXT_BITS, rxt->map);
-}
-
-/* Advance base over every seq that has arrived; returns how far. */
-static inline u32 wind_rxt_advance(struct wind_rx_table *rxt)
-{
-	u32 n = 0;
-
-	while (test_bit(rxt->base % WIND_RXT_BITS, rxt->map)) {
-		__clear_bit(rxt->base % WIND_RXT_BITS, rxt->map);
-		rxt->base++;
-		n++;
-	}
-	return n;
-}
-
-/* Are all of [first, first + n) in? */
-static inline bool wind_rxt_all(const struct wind_rx_table *rxt, u32 first,
-				u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (!wind_rxt_test(rxt, first + i))
-			return false;
-	return true;
-}
-
-/* Selective-ack bitmap: bit i set when base + 1 + i has arrived. */
-static inline u64 wind_rxt_sack(const struct wind_rx_table *rxt)
-{
-	u64 sack = 0;
-	u32 i;
-
-	for (i = 0; i < 64; i++)
-		if (wind_rxt_test(rxt, rxt->base + 1 + i))
-			sack |= 1ULL << i;
-	return sack;
-}
-
-/* RTO estimator (RFC 6298): srtt and rttvar in microseconds, Karn's rule
- * is the caller's (samples only from packets sent once).
- */
-struct wind_rtt {
-	u32 srtt_us;		/* 0 until the first sample */
-	u32 rttvar_us;
-	u32 rto_us;
-};
-
-static inline u32 wind_clamp_u32(u32 v, u32 lo, u32 hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-static inline void wind_rtt_init(struct wind_rtt *r, u32 rto_us)
-{
-	r->srtt_us = 0;
-	r->rttvar_us = 0;
-	r->rto_us = rto_us;
-}
-
-static inline void wind_rtt_sample(struct wind_rtt *r, u32 rtt_us,
-				   u32 min_us, u32 max_us)
-{
-	if (!rtt_us)
-		rtt_us = 1;
-	if (!r->srtt_us) {
-		r->srtt_us = rtt_us;
-		r->rttvar_us = rtt_us / 2;
-	} else {
-		u32 delta = r->srtt_us > rtt_us ? r->srtt_us - rtt_us :
-						  rtt_us - r->srtt_us;
-
-		/* rttvar = 3/4 rttvar + 1/4 |srtt - rtt| */
-		r->rttvar_us = r->rttvar_us - r->rttvar_us / 4 + delta / 4;
-		/* srtt = 7/8 srtt + 1/8 rtt */
-		r->srtt_us = r->srtt_us - r->srtt_us / 8 + rtt_us / 8;
-	}
-	r->rto_us = wind_clamp_u32(r->srtt_us + 4 * r->rttvar_us,
-				   min_us, max_us);
-}
-
-/* Exponential backoff on a retransmission timeout. */
-static inline void wind_rtt_backoff(struct wind_rtt *r, u32 max_us)
-{
-	r->rto_us = r->rto_us > max_us / 2 ? max_us : r->rto_us * 2;
 }
 
 #endif /* _WIND_SEQ_H */

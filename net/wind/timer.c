@@ -27,6 +27,7 @@
 #include "peer.h"
 #include "push.h"
 #include "rma.h"
+#include "rtt.h"
 #include "seq.h"
 #include "skb.h"
 #include "timers.h"

@@ -26,6 +26,7 @@
 #include "offload.h"
 #include "peer.h"
 #include "rwnd.h"
+#include "rxtable.h"
 #include "sendmsg.h"
 #include "seq.h"
 #include "skb.h"

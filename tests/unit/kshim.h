@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Just enough of the kernel's types for net/wind/seq.h in userspace. */
+/* Just enough of the kernel for net/wind's pure headers in userspace. */
 #ifndef _WIND_KSHIM_H
 #define _WIND_KSHIM_H
 
