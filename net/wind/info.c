@@ -91,7 +91,8 @@ int wind_peer_info_get(struct sock *sk, char __user *optval,
 	if (copy_from_user(&sin6, optval, sizeof(sin6)))
 		return -EFAULT;
 	/* a sockaddr_in, or on an AF_INET6 socket a sockaddr_in6 */
-	err = wind_dest(sk, &sin6, sizeof(sin6), &daddr, &dport, &oif);
+	err = wind_sockaddr_parse(sk, &sin6, sizeof(sin6), &daddr, &dport,
+				  &oif);
 	if (err == -EINVAL || err == -ENETUNREACH)
 		err = -ENOENT;		/* no such peer there can be */
 	if (err)

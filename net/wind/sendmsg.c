@@ -550,7 +550,7 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm,
 }
 
 /**
- * wind_dest() - the peer a message or connect() names
+ * wind_sockaddr_parse() - the peer a sockaddr names, or the connected one
  * @sk: the socket
  * @uaddr: the caller's address, or NULL for the connected peer
  * @len: its length
@@ -567,8 +567,8 @@ static int parse_cmsgs(struct msghdr *msg, struct wind_dsm *dsm,
  * -EAFNOSUPPORT for another family, -ENETUNREACH for IPv4 from an IPv6-only
  * socket or one bound to an IPv6 address.
  */
-int wind_dest(struct sock *sk, const void *uaddr, int len,
-	      struct in6_addr *daddr, __be16 *dport, int *oif)
+int wind_sockaddr_parse(struct sock *sk, const void *uaddr, int len,
+			struct in6_addr *daddr, __be16 *dport, int *oif)
 {
 	const struct sockaddr_in6 *sin6 = uaddr;
 	const struct sockaddr_in *sin = uaddr;
@@ -666,8 +666,8 @@ int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	type = msgtype_of(sk, msg->msg_flags);
 	if (type < 0)
 		return type;
-	err = wind_dest(sk, msg->msg_name, msg->msg_namelen, &daddr, &dport,
-			&oif);
+	err = wind_sockaddr_parse(sk, msg->msg_name, msg->msg_namelen, &daddr,
+				  &dport, &oif);
 	if (err)
 		return err;
 	err = parse_cmsgs(msg, &dsm, &req, &rma, &msgid);

@@ -19,8 +19,8 @@ struct wind_peer;
 
 int wind_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 void wind_pages_release(struct sock *sk);
-int wind_dest(struct sock *sk, const void *uaddr, int len,
-	      struct in6_addr *daddr, __be16 *dport, int *oif);
+int wind_sockaddr_parse(struct sock *sk, const void *uaddr, int len,
+			struct in6_addr *daddr, __be16 *dport, int *oif);
 int wind_msg_room(const struct wind_peer *peer, size_t total);
 int wind_msg_prepare(struct wind_peer *peer, struct sk_buff_head *q,
 		     const void *pre, size_t prefix, struct iov_iter *from,

@@ -134,7 +134,7 @@ static int wind_connect(struct sock *sk, struct sockaddr *uaddr, int len)
 	__be16 dport;
 	int err, oif;
 
-	err = wind_dest(sk, uaddr, len, &daddr, &dport, &oif);
+	err = wind_sockaddr_parse(sk, uaddr, len, &daddr, &dport, &oif);
 	if (err)
 		return err;
 	lock_sock(sk);
