@@ -267,16 +267,17 @@ bool wind_rq_drop_ooo_tail(struct wind_peer *peer)
 }
 
 /**
- * wind_rq_prune() - drop a silent peer's out-of-order packets
+ * wind_rq_drop_ooo() - drop every packet waiting behind a peer's first hole
  * @peer: the peer, its socket locked
  *
  * The idle-peer timer calls this for a peer that sent nothing for
  * peer_idle_s: a live sender retransmits its holes long before, so what
  * waits behind them belongs to a sender that gave up or went away.  Only
- * packets after the first hole go (a retransmission brings them back);
- * the in-order part of a message stays, as it was acknowledged.
+ * packets after the first hole go, unmarked in the receive table (a
+ * retransmission brings them back); the in-order part of a message
+ * stays, as it was acknowledged.  Contrast wind_rq_drop_all().
  */
-void wind_rq_prune(struct wind_peer *peer)
+void wind_rq_drop_ooo(struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
 	while (wind_rq_drop_ooo_tail(peer))
@@ -774,10 +775,15 @@ void wind_data_skip(struct wind_peer *peer, u32 oldest)
 }
 
 /**
- * wind_purge_rx() - drop every undelivered packet from a peer
+ * wind_rq_drop_all() - drop every undelivered packet from a peer
  * @peer: the peer, its socket locked
+ *
+ * In order or not, acknowledged or not, and its claim on the receive
+ * buffer: for a peer whose receive state ends (removed, or a new
+ * incarnation).  The receive table is left as it is, for the caller to
+ * reset or free.  Contrast wind_rq_drop_ooo().
  */
-void wind_purge_rx(struct wind_peer *peer)
+void wind_rq_drop_all(struct wind_peer *peer)
 {
 	struct wind_sock *ws = wind_sk(peer->sk);
 	struct sk_buff *skb;

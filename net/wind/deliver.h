@@ -15,9 +15,9 @@ struct wind_peer;
 
 void wind_data_rcv(struct wind_peer *peer, struct sk_buff *skb);
 void wind_gso_rcv(struct wind_peer *peer, struct sk_buff *skb);
-void wind_rq_prune(struct wind_peer *peer);
+void wind_rq_drop_ooo(struct wind_peer *peer);
 bool wind_rq_drop_ooo_tail(struct wind_peer *peer);
-void wind_purge_rx(struct wind_peer *peer);
+void wind_rq_drop_all(struct wind_peer *peer);
 void wind_data_skip(struct wind_peer *peer, u32 oldest);
 /* What a data packet asks of the ACK decision (wind_data_ack()), or'ed over
  * the packets of a GSO skb or a bundle: 0, merely the pending ACK

@@ -583,7 +583,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 {
 	wind_peer_assert_held(peer);
-	wind_purge_rx(peer);
+	wind_rq_drop_all(peer);
 	peer->rcv_nxt = rcv_nxt;
 	peer->rcv_wnd_edge = rcv_nxt;
 	if (peer->rxt)
@@ -621,7 +621,7 @@ static void wind_peer_remove(struct wind_peer *peer)
 	if (peer->starved)
 		ws->starved--;
 	fail_write_queue(peer, ECONNABORTED);
-	wind_purge_rx(peer);
+	wind_rq_drop_all(peer);
 	wind_timers_shutdown(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_PEERS_FREED);
 	wind_peer_event(peer, WIND_PEER_EVENT_FREED, 0);
@@ -681,7 +681,7 @@ void wind_peers_gc(struct timer_list *t)
 	list_for_each_entry_safe(peer, tmp, &ws->peer_list, node) {
 		if (!skb_queue_empty(&peer->rq) &&
 		    time_after(jiffies, peer->last_active + idle))
-			wind_rq_prune(peer);
+			wind_rq_drop_ooo(peer);
 		if (wind_peer_idle(peer))
 			wind_peer_remove(peer);
 	}

@@ -287,7 +287,7 @@ bool wind_rcv_drop_one_ooo(struct wind_peer *peer)
 
 /* May the message of in-order packet @seq take the buffer past
  * sk_rcvbuf?  One message of one peer at a time: the first to ask, until
- * its last packet is in (or its peer's receive state is purged).  Were
+ * its last packet is in (or wind_rq_drop_all() clears it).  Were
  * every peer's in-order packets let in, many peers' half-received
  * messages could fill the buffer together, none complete, and nothing be
  * read to make room: an incast of large messages would stall for good.

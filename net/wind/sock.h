@@ -108,7 +108,7 @@ struct wind_sock {
 	struct wind_peer *rcv_claim;	/* whose message may take the receive
 					 * buffer past sk_rcvbuf (deliver.c);
 					 * socket lock; no reference: cleared
-					 * by wind_purge_rx(), which
+					 * by wind_rq_drop_all(), which
 					 * wind_peer_remove() calls first
 					 */
 	u32 rcv_claim_end;		/* the seq after that message */
