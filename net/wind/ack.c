@@ -15,6 +15,7 @@
 #include "peer.h"
 #include "push.h"
 #include "rtt.h"
+#include "rwnd.h"
 #include "sendmsg.h"
 #include "seq.h"
 #include "skb.h"
@@ -484,7 +485,7 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	peer->got_ack = 1;
 
 	max_wnd = WIND_PARAM(peer->sk, window);
-	peer->snd_wnd_end = ack + min_t(u32, window, max_wnd);
+	peer->snd_wnd_end = wind_rwnd_snd_end(ack, window, max_wnd);
 	if (ah)
 		sack_rcv(peer, ack, be64_to_cpu(ah->sack), now, &acked);
 	if (ah && (ah->flags & htons(WIND_ACK_REFUSED)))

@@ -32,13 +32,4 @@ void wind_data_ack(struct wind_peer *peer, unsigned int how);
 void wind_data_mark_napi(struct sock *sk, const struct sk_buff *skb);
 void wind_deliver_stalled(struct sock *sk);
 
-/* How far past sk_rcvbuf (@rcvbuf) a claimed message may take the
- * receive queue (deliver.c, rcv_room()): twice it, the most a socket's
- * receive queue holds (wind.rst, "Memory")
- */
-static inline u32 wind_rcv_claim_max(u32 rcvbuf)
-{
-	return 2 * rcvbuf;
-}
-
 #endif /* _WIND_DELIVER_H */

@@ -13,6 +13,7 @@
 #include "bundle.h"
 #include "peer.h"
 #include "push.h"
+#include "rwnd.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"
@@ -25,7 +26,7 @@ static bool wind_may_send(const struct wind_peer *peer)
 {
 	u32 in_flight = peer->snd_nxt - peer->snd_una - peer->sacked_out;
 
-	return wind_seq_before(peer->snd_nxt, peer->snd_wnd_end) &&
+	return wind_rwnd_may_send(peer->snd_wnd_end, peer->snd_nxt) &&
 	       in_flight < peer->cwnd;
 }
 

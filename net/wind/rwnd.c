@@ -16,7 +16,6 @@
 #include "netns.h"
 #include "peer.h"
 #include "rwnd.h"
-#include "rxtable.h"
 #include "seq.h"
 #include "skb.h"
 #include "sock.h"
@@ -44,11 +43,7 @@ static unsigned int pkt_truesize(const struct wind_peer *peer)
  */
 static unsigned int seq_truesize(const struct wind_peer *peer)
 {
-	unsigned int full = pkt_truesize(peer);
-
-	if (!peer->rx_seq_cost)
-		return full;
-	return clamp_t(unsigned int, peer->rx_seq_cost, full / 4, 2 * full);
+	return wind_rwnd_seq_cost(peer->rx_seq_cost, pkt_truesize(peer));
 }
 
 /**
@@ -62,8 +57,8 @@ static u32 wind_full_window(const struct wind_peer *peer)
 {
 	struct sock *sk = peer->sk;
 
-	return min3(READ_ONCE(sk->sk_rcvbuf) / seq_truesize(peer),
-		    (u32)WIND_PARAM(sk, window), WIND_RXT_BITS - 1);
+	return wind_rwnd_full(READ_ONCE(sk->sk_rcvbuf), seq_truesize(peer),
+			      WIND_PARAM(sk, window));
 }
 
 /* How long a peer that sent us data counts as one of the socket's
@@ -130,9 +125,8 @@ static u32 rx_senders(const struct wind_peer *peer)
  */
 u32 wind_fair_window(const struct wind_peer *peer)
 {
-	u32 buf = READ_ONCE(peer->sk->sk_rcvbuf) / seq_truesize(peer);
-
-	return clamp(buf / rx_senders(peer), 1U, wind_full_window(peer));
+	return wind_rwnd_fair(READ_ONCE(peer->sk->sk_rcvbuf), seq_truesize(peer),
+			      rx_senders(peer), wind_full_window(peer));
 }
 
 /**
@@ -167,13 +161,12 @@ u32 wind_free_window(const struct wind_peer *peer)
 	free = rcvbuf - taken;
 	if (READ_ONCE(ws->rmem_short))
 		return 0;	/* net.wind.mem or the memory cgroup */
-	wnd = free > 0 ? free / seq_truesize(peer) : 0;
-	wnd = min(DIV_ROUND_UP(wnd, rx_senders(peer)), full);
+	wnd = wind_rwnd_share(free, seq_truesize(peer), rx_senders(peer), full);
 	if (ws->rcv_claim == peer &&
 	    wind_seq_before(peer->rcv_nxt, ws->rcv_claim_end)) {
-		free = (int)wind_rcv_claim_max(rcvbuf) - taken;
-		wnd = max(wnd, min3(ws->rcv_claim_end - peer->rcv_nxt, full,
-				    free > 0 ? free / pkt_truesize(peer) : 0));
+		free = (int)wind_rwnd_claim_max(rcvbuf) - taken;
+		wnd = wind_rwnd_claim(wnd, ws->rcv_claim_end - peer->rcv_nxt,
+				      full, free, pkt_truesize(peer));
 	}
 	return wnd;
 }
@@ -231,7 +224,8 @@ u32 wind_ack_seq(const struct wind_peer *peer)
 
 static bool fits(struct sock *sk, unsigned int need)
 {
-	return sk_rmem_alloc_get(sk) + need <= READ_ONCE(sk->sk_rcvbuf);
+	return wind_rwnd_fits(sk_rmem_alloc_get(sk), need,
+			      READ_ONCE(sk->sk_rcvbuf));
 }
 
 /* Free out-of-order packets until @need bytes fit: @peer's own first,
@@ -346,8 +340,7 @@ static bool rcvbuf_grow(struct sock *sk)
  */
 static bool rcv_offered(const struct wind_peer *peer, u32 seq)
 {
-	return !peer->unverified &&
-	       peer->rcv_wnd_edge - seq - 1 < WIND_RXT_BITS;
+	return !peer->unverified && wind_rwnd_offered(peer->rcv_wnd_edge, seq);
 }
 
 /**
@@ -382,13 +375,14 @@ bool wind_rcv_room(struct wind_peer *peer, struct sk_buff *skb, u32 seq)
 		return true;
 	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
 	if (rcv_offered(peer, seq) &&
-	    sk_rmem_alloc_get(sk) + skb->truesize <= rcvbuf + rcvbuf / 4)
+	    wind_rwnd_fits(sk_rmem_alloc_get(sk), skb->truesize,
+			   wind_rwnd_offered_max(rcvbuf)))
 		return true;
 	if (!in_order)
 		return false;
 	if (prune_ooo(peer, skb->truesize))
 		return true;
 	return rcv_claim(peer, WIND_SKB_CB(skb)) &&
-	       sk_rmem_alloc_get(sk) + skb->truesize <=
-	       wind_rcv_claim_max(rcvbuf);
+	       wind_rwnd_fits(sk_rmem_alloc_get(sk), skb->truesize,
+			      wind_rwnd_claim_max(rcvbuf));
 }

@@ -87,8 +87,7 @@ static void fill_header(struct wind_peer *peer, struct sk_buff *skb,
 	u16 wnd = wind_rcv_window(peer);
 
 	/* what the peer may send from now on: rcv_room() keeps the word */
-	if (wind_seq_after(ack + wnd, peer->rcv_wnd_edge))
-		peer->rcv_wnd_edge = ack + wnd;
+	peer->rcv_wnd_edge = wind_rwnd_edge(peer->rcv_wnd_edge, ack, wnd);
 	wh = skb_push(skb, WIND_HLEN);
 	skb_reset_transport_header(skb);
 	wh->source = inet_sk(sk)->inet_sport;
