@@ -215,24 +215,19 @@ static u32 rack_detect_loss(struct wind_peer *peer, u32 now)
 /**
  * wind_rack_reo_timeout() - RACK's reordering window has passed
  * @peer: the peer, its socket locked; the retransmission timer fired as
- *	  the reordering timer (wind_reo_timer_arm())
+ *	  the reordering timer (timer.c)
  *
  * What an ACK showed behind a later packet, and was not lost then only
  * because the reordering window had not passed, is lost now if still
  * unreported, and is resent.  Then the timer is the probe or
- * retransmission timeout again.
+ * retransmission timeout again (the caller arms it).
+ *
+ * Return: microseconds until RACK must look again, or 0.
  */
-void wind_rack_reo_timeout(struct wind_peer *peer)
+u32 wind_rack_reo_timeout(struct wind_peer *peer)
 {
-	u32 timeout;
-
 	wind_peer_assert_held(peer);
-	timeout = rack_detect_loss(peer, wind_now_us());
-	if (peer->snd_una != peer->snd_nxt)
-		wind_rtx_timer_arm(peer);
-	if (timeout)
-		wind_reo_timer_arm(peer, timeout);
-	wind_push(peer);
+	return rack_detect_loss(peer, wind_now_us());
 }
 
 /* Was @cb last sent before the last retransmission timeout? */
@@ -494,11 +489,6 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 	reo = rack_detect_loss(peer, now);
 	rto_recover(peer);
 
-	if (peer->snd_una == peer->snd_nxt)
-		wind_rtx_timer_stop(peer);
-	else if (progress)
-		wind_rtx_timer_arm(peer);
-	if (reo)
-		wind_reo_timer_arm(peer, reo);
+	wind_timers_ack_received(peer, progress, reo);
 	wind_push(peer);
 }

@@ -18,6 +18,6 @@ void wind_ack_rcv(struct wind_peer *peer, u32 ack, u16 window,
 		  const struct wind_ackhdr *ah);
 void wind_retransmit_one(struct wind_peer *peer, struct sk_buff *skb,
 			 bool last, u8 flags, enum wind_rtx_reason why);
-void wind_rack_reo_timeout(struct wind_peer *peer);
+u32 wind_rack_reo_timeout(struct wind_peer *peer);
 
 #endif /* _WIND_ACK_H */

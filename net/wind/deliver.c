@@ -455,8 +455,8 @@ void wind_data_ack(struct wind_peer *peer, unsigned int how)
 	if ((how & WIND_RX_ACK_NOW) || peer->ack_pending >= WIND_ACK_EVERY ||
 	    ((how & WIND_RX_ACK_DUP) && !dupack_limited(peer)))
 		wind_send_ack(peer);
-	else if (peer->ack_pending)
-		wind_delack_timer_arm(peer);
+	else
+		wind_timers_data_received(peer);
 }
 
 /**

@@ -570,7 +570,7 @@ void wind_peer_fail(struct wind_peer *peer, int err)
 	peer->snd_max = peer->write_seq;
 	peer->retries = 0;
 	peer->rto_recovery = 0;
-	wind_rtx_timer_stop(peer);
+	wind_timers_peer_failed(peer);
 	if (lost)
 		wind_report_error(peer->sk, peer, err, lost, 0);
 }
@@ -592,7 +592,7 @@ void wind_peer_reset_rx(struct wind_peer *peer, u32 rcv_nxt)
 	peer->room_refused = 0;
 	peer->rx_seq_cost = 0;
 	peer->ack_pending = 0;
-	wind_delack_timer_stop(peer);
+	wind_timers_rx_reset(peer);
 }
 
 /**

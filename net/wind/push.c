@@ -53,8 +53,8 @@ static bool corked(const struct wind_peer *peer)
  * tcp_nagle_check(): a packet with room for more waits while one such
  * packet sent before is unacknowledged, so that what is queued meanwhile
  * fills it.  Its ACK sends it (wind_ack_rcv() pushes), else the backstop
- * (wind_nagle_timer_arm()): a receiver delays its ACK (delack_ms) and its
- * reader may wait for the held message.  Full packets, a bulk stream's,
+ * (net.wind.nagle_us, timer.c): a receiver delays its ACK (delack_ms) and
+ * its reader may wait for the held message.  Full packets, a bulk stream's,
  * hold nothing back: a small message behind them leaves at once.  The
  * small packet must be in flight: a refusal takes everything back
  * (snd_nxt = snd_una) and no ACK is coming.  Not with WIND_NODELAY, nor
@@ -116,12 +116,7 @@ static void push(struct wind_peer *peer, bool flush)
 			wind_xmit_skb(peer, skb, 0);
 		wind_xmit_skb(peer, last, flags);
 	}
-	if (nagle_held)
-		wind_nagle_timer_arm(peer);
-	/* nothing in flight and the rest held by a cork: no probe is due */
-	if (!skb_queue_empty(&peer->wq) && !wind_rtx_timer_due(peer) &&
-	    !(corked_held && peer->snd_una == peer->snd_nxt))
-		wind_rtx_timer_arm(peer);
+	wind_timers_data_pushed(peer, nagle_held, corked_held);
 }
 
 /**

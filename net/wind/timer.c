@@ -57,7 +57,7 @@ static unsigned long delack_jiffies(const struct wind_peer *peer)
 }
 
 /**
- * wind_rtx_timer_arm() - (re)start the retransmission timer from now
+ * rtx_timer_arm() - (re)start the retransmission timer from now
  * @peer: the peer, its socket locked
  *
  * While packets are in flight and no probe is out, the timer first fires
@@ -65,7 +65,7 @@ static unsigned long delack_jiffies(const struct wind_peer *peer)
  * ACK time (the last packets of a burst may be lost with nothing behind
  * them to reveal it), then as the retransmission timeout.
  */
-void wind_rtx_timer_arm(struct wind_peer *peer)
+static void rtx_timer_arm(struct wind_peer *peer)
 {
 	unsigned long delay = usecs_to_jiffies(peer->rtt.rto_us) + 1;
 
@@ -88,10 +88,10 @@ void wind_rtx_timer_arm(struct wind_peer *peer)
 }
 
 /**
- * wind_rtx_timer_stop() - stop the retransmission timer
+ * rtx_timer_stop() - stop the retransmission timer
  * @peer: the peer, its socket locked
  */
-void wind_rtx_timer_stop(struct wind_peer *peer)
+static void rtx_timer_stop(struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
 	peer->reo_armed = 0;
@@ -99,19 +99,19 @@ void wind_rtx_timer_stop(struct wind_peer *peer)
 }
 
 /**
- * wind_rtx_timer_due() - is the retransmission timer armed?
+ * rtx_timer_due() - is the retransmission timer armed?
  * @peer: the peer, its socket locked
  *
  * Return: whether it is pending and not stopped since it was armed.
  */
-bool wind_rtx_timer_due(const struct wind_peer *peer)
+static bool rtx_timer_due(const struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
 	return peer->rtx_on && timer_pending(&peer->rtx_timer);
 }
 
 /**
- * wind_reo_timer_arm() - have RACK look for lost packets again
+ * reo_timer_arm() - have RACK look for lost packets again
  * @peer: the peer, its socket locked
  * @us: in this many microseconds, when the reordering window of the
  *	packets it could not decide on has passed
@@ -120,12 +120,12 @@ bool wind_rtx_timer_due(const struct wind_peer *peer)
  * or the timeout is due first; when it fires, wind_rack_reo_timeout()
  * arms them again.
  */
-void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
+static void reo_timer_arm(struct wind_peer *peer, u32 us)
 {
 	unsigned long expires = jiffies + usecs_to_jiffies(us) + 1;
 
 	wind_peer_assert_held(peer);
-	if (wind_rtx_timer_due(peer) &&
+	if (rtx_timer_due(peer) &&
 	    time_before_eq(peer->rtx_timer.expires, expires))
 		return;
 	peer->reo_armed = 1;
@@ -134,10 +134,10 @@ void wind_reo_timer_arm(struct wind_peer *peer, u32 us)
 }
 
 /**
- * wind_delack_timer_arm() - make sure an ACK goes out within delack_ms
+ * delack_timer_arm() - make sure an ACK goes out within delack_ms
  * @peer: the peer, its socket locked
  */
-void wind_delack_timer_arm(struct wind_peer *peer)
+static void delack_timer_arm(struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
 	if (peer->dack_on && timer_pending(&peer->delack_timer))
@@ -148,17 +148,17 @@ void wind_delack_timer_arm(struct wind_peer *peer)
 }
 
 /**
- * wind_delack_timer_stop() - an ACK went out: no delayed one is owed
+ * delack_timer_stop() - an ACK went out: no delayed one is owed
  * @peer: the peer, its socket locked
  */
-void wind_delack_timer_stop(struct wind_peer *peer)
+static void delack_timer_stop(struct wind_peer *peer)
 {
 	wind_peer_assert_held(peer);
 	peer->dack_on = 0;
 }
 
 /**
- * wind_nagle_timer_arm() - bound the wait of what Nagle's rule holds
+ * nagle_timer_arm() - bound the wait of what Nagle's rule holds
  * @peer: the peer, its socket locked, holding messages back for the ACK
  *	  of its last small packet
  *
@@ -169,7 +169,7 @@ void wind_delack_timer_stop(struct wind_peer *peer)
  * after; an ACK that sends what was held leaves it to fire for nothing
  * (or to send a later hold early).
  */
-void wind_nagle_timer_arm(struct wind_peer *peer)
+static void nagle_timer_arm(struct wind_peer *peer)
 {
 	u64 ns = (u64)WIND_PARAM(peer->sk, nagle_us) * NSEC_PER_USEC;
 
@@ -179,6 +179,101 @@ void wind_nagle_timer_arm(struct wind_peer *peer)
 	wind_peer_hold(peer);
 	hrtimer_start(&peer->nagle_timer, ns_to_ktime(ns),
 		      HRTIMER_MODE_REL_SOFT);
+}
+
+/**
+ * wind_timers_data_pushed() - the push path sent what the windows allow
+ * @peer: the peer, its socket locked
+ * @nagle_held: Nagle's rule holds what is left for an ACK
+ * @corked_held: a cork holds what is left
+ *
+ * What Nagle's rule holds leaves within net.wind.nagle_us
+ * (nagle_timer_arm()).  While the write queue holds anything, the
+ * retransmission timer runs, unless it already does or a cork holds all
+ * of it with nothing in flight (no probe is due then).
+ */
+void wind_timers_data_pushed(struct wind_peer *peer, bool nagle_held,
+			     bool corked_held)
+{
+	wind_peer_assert_held(peer);
+	if (nagle_held)
+		nagle_timer_arm(peer);
+	if (!skb_queue_empty(&peer->wq) && !rtx_timer_due(peer) &&
+	    !(corked_held && peer->snd_una == peer->snd_nxt))
+		rtx_timer_arm(peer);
+}
+
+/**
+ * wind_timers_ack_received() - an acknowledgment from the peer was taken in
+ * @peer: the peer, its socket locked
+ * @progress: it acknowledged new data
+ * @reo_us: when RACK must look for lost packets again, microseconds from
+ *	    now, or 0
+ *
+ * With nothing in flight the retransmission timer stops; progress starts
+ * it again from now; RACK's reordering timeout goes before it if due
+ * sooner (reo_timer_arm()).
+ */
+void wind_timers_ack_received(struct wind_peer *peer, bool progress,
+			      u32 reo_us)
+{
+	wind_peer_assert_held(peer);
+	if (peer->snd_una == peer->snd_nxt)
+		rtx_timer_stop(peer);
+	else if (progress)
+		rtx_timer_arm(peer);
+	if (reo_us)
+		reo_timer_arm(peer, reo_us);
+}
+
+/**
+ * wind_timers_data_received() - data arrived and its ACK was not sent now
+ * @peer: the peer, its socket locked
+ *
+ * If an ACK is owed (ack_pending), it goes within delack_ms.
+ */
+void wind_timers_data_received(struct wind_peer *peer)
+{
+	wind_peer_assert_held(peer);
+	if (peer->ack_pending)
+		delack_timer_arm(peer);
+}
+
+/**
+ * wind_timers_ack_sent() - the peer is owed no ACK now
+ * @peer: the peer, its socket locked
+ *
+ * An ACK went out, alone or on a data packet, or a peer not yet proven
+ * is owed no more: no delayed ACK is due.
+ */
+void wind_timers_ack_sent(struct wind_peer *peer)
+{
+	wind_peer_assert_held(peer);
+	delack_timer_stop(peer);
+}
+
+/**
+ * wind_timers_rx_reset() - the peer's stream to us starts again
+ * @peer: the peer, its socket locked
+ *
+ * What arrived from the old stream is forgotten: no delayed ACK is due.
+ */
+void wind_timers_rx_reset(struct wind_peer *peer)
+{
+	wind_peer_assert_held(peer);
+	delack_timer_stop(peer);
+}
+
+/**
+ * wind_timers_peer_failed() - everything queued to the peer failed
+ * @peer: the peer, its socket locked
+ *
+ * Nothing is in flight any more: the retransmission timer stops.
+ */
+void wind_timers_peer_failed(struct wind_peer *peer)
+{
+	wind_peer_assert_held(peer);
+	rtx_timer_stop(peer);
 }
 
 /**
@@ -223,8 +318,15 @@ static void rtx_timeout(struct wind_peer *peer)
 	if (skb_queue_empty(&peer->wq))
 		return;
 	if (peer->reo_armed) {
+		u32 reo;
+
 		peer->reo_armed = 0;
-		wind_rack_reo_timeout(peer);
+		reo = wind_rack_reo_timeout(peer);
+		if (peer->snd_una != peer->snd_nxt)
+			rtx_timer_arm(peer);
+		if (reo)
+			reo_timer_arm(peer, reo);
+		wind_push(peer);
 		return;
 	}
 	if (peer->pto_armed) {
@@ -236,7 +338,7 @@ static void rtx_timeout(struct wind_peer *peer)
 			wind_retransmit_one(peer, skb, true, WIND_F_ACKREQ,
 					    WIND_RTX_PROBE);
 		}
-		wind_rtx_timer_arm(peer);
+		rtx_timer_arm(peer);
 		return;
 	}
 	if (++peer->retries > WIND_PARAM(peer->sk, retries)) {
@@ -293,7 +395,7 @@ static void rtx_timeout(struct wind_peer *peer)
 		wind_retransmit_one(peer, first ?: skb_peek(&peer->wq), false,
 				    WIND_F_ACKREQ, WIND_RTX_TIMEOUT);
 	}
-	wind_rtx_timer_arm(peer);
+	rtx_timer_arm(peer);
 }
 
 /**
@@ -314,7 +416,7 @@ void wind_rtx_now(struct wind_peer *peer)
 		return;
 	wind_retransmit_one(peer, skb, false, WIND_F_ACKREQ,
 			    WIND_RTX_CHALLENGE);
-	wind_rtx_timer_arm(peer);
+	rtx_timer_arm(peer);
 }
 
 static void delack_timeout(struct wind_peer *peer)
@@ -390,7 +492,7 @@ static enum hrtimer_restart wind_nagle_timer(struct hrtimer *t)
 	bh_lock_sock(sk);
 	if (peer->state != WIND_PEER_DEAD) {
 		if (sock_owned_by_user(sk)) {
-			wind_nagle_timer_arm(peer);
+			nagle_timer_arm(peer);
 		} else {
 			peer->snd_sml = peer->snd_una;
 			wind_push(peer);

@@ -363,7 +363,7 @@ void wind_send_data(struct wind_peer *peer, struct sk_buff *skb,
 	fill_header(peer, skb, WIND_PKT_DATA, flags, cb->seq, ack);
 	if (ack == peer->rcv_nxt && peer->ack_pending) {
 		peer->ack_pending = 0;
-		wind_delack_timer_stop(peer);
+		wind_timers_ack_sent(peer);
 	}
 	checksum_and_send(peer, skb, true, npkts);
 }
@@ -606,7 +606,7 @@ void wind_send_ack(struct wind_peer *peer)
 	if (unlikely(!peer->tag_ok) && !unproven_ack(peer, &n, &ack)) {
 		/* owed no more: its next packet brings what an answer takes */
 		peer->ack_pending = 0;
-		wind_delack_timer_stop(peer);
+		wind_timers_ack_sent(peer);
 		return;
 	}
 	skb = alloc_skb(WIND_HEADROOM + WIND_ACK_LEN(n), GFP_ATOMIC);
@@ -634,7 +634,7 @@ void wind_send_ack(struct wind_peer *peer)
 	fill_header(peer, skb, WIND_PKT_ACK, 0, peer->snd_nxt, ack);
 	trace_wind_ack_send(peer, ack, be64_to_cpu(ah->sack), n);
 	peer->ack_pending = 0;
-	wind_delack_timer_stop(peer);
+	wind_timers_ack_sent(peer);
 	WIND_INC_STATS(sock_net(peer->sk), WIND_MIB_OUT_ACKS);
 	checksum_and_send(peer, skb, false, 1);
 }
