@@ -188,6 +188,9 @@ struct wind_peer {
 	struct hrtimer nagle_timer;	/* sends what the rule holds, ACK or
 					 * not (timer.c)
 					 */
+	unsigned long nagle_armed;	/* bit 0: nagle_timer holds its
+					 * reference on the peer
+					 */
 
 	/* statistics */
 	u64 tx_packets, rx_packets, retransmits, duplicates, drops;

@@ -174,7 +174,11 @@ static void nagle_timer_arm(struct wind_peer *peer)
 	u64 ns = (u64)WIND_PARAM(peer->sk, nagle_us) * NSEC_PER_USEC;
 
 	wind_peer_assert_held(peer);
-	if (hrtimer_is_queued(&peer->nagle_timer))
+	/* the socket's owner and the callback (in softirq, while the owner
+	 * runs) may both arm it at once: whoever sets the bit takes the
+	 * timer's one reference, which hrtimer_start() cannot tell
+	 */
+	if (test_and_set_bit(0, &peer->nagle_armed))
 		return;
 	wind_peer_hold(peer);
 	hrtimer_start(&peer->nagle_timer, ns_to_ktime(ns),
@@ -291,8 +295,10 @@ void wind_timers_shutdown(struct wind_peer *peer)
 	peer_timer_stop(peer, &peer->rtx_timer);
 	peer_timer_stop(peer, &peer->delack_timer);
 	/* never waits: a running callback may be spinning on our lock */
-	if (hrtimer_try_to_cancel(&peer->nagle_timer) == 1)
+	if (hrtimer_try_to_cancel(&peer->nagle_timer) == 1) {
+		clear_bit(0, &peer->nagle_armed);
 		wind_peer_put(peer);
+	}
 }
 
 /* The last packet in flight, to probe with, or NULL. */
@@ -490,6 +496,7 @@ static enum hrtimer_restart wind_nagle_timer(struct hrtimer *t)
 	struct sock *sk = peer->sk;
 
 	bh_lock_sock(sk);
+	clear_bit(0, &peer->nagle_armed);
 	if (peer->state != WIND_PEER_DEAD) {
 		if (sock_owned_by_user(sk)) {
 			nagle_timer_arm(peer);
