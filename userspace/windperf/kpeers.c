@@ -38,25 +38,11 @@
 #include <linux/tipc.h>
 
 #include "kpeers.h"
+#include "windperf.h"
 
 #ifndef SOL_RDS
 #define SOL_RDS 276
 #endif
-
-static _Noreturn void kp_die(const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "windperf: ");
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (fmt[strlen(fmt) - 1] == ':')
-		fprintf(stderr, " %s", strerror(e));
-	fprintf(stderr, "\n");
-	exit(1);
-}
 
 int kp_socket(const char *proto, int family, bool nodelay)
 {
@@ -65,16 +51,16 @@ int kp_socket(const char *proto, int family, bool nodelay)
 	if (!strcmp(proto, "sctp")) {
 		fd = socket(family, SOCK_SEQPACKET, IPPROTO_SCTP);
 		if (fd < 0)
-			kp_die("socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP) (module sctp):");
+			die("socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP) (module sctp):");
 		if (nodelay &&
 		    setsockopt(fd, IPPROTO_SCTP, SCTP_NODELAY, &one, sizeof(one)))
-			kp_die("SCTP_NODELAY:");
+			die("SCTP_NODELAY:");
 		return fd;
 	}
 	if (!strcmp(proto, "tipc")) {
 		fd = socket(AF_TIPC, SOCK_RDM, 0);
 		if (fd < 0)
-			kp_die("socket(AF_TIPC, SOCK_RDM) (module tipc):");
+			die("socket(AF_TIPC, SOCK_RDM) (module tipc):");
 		return fd;
 	}
 	if (!strcmp(proto, "rds")) {
@@ -82,13 +68,13 @@ int kp_socket(const char *proto, int family, bool nodelay)
 
 		fd = socket(AF_RDS, SOCK_SEQPACKET, 0);
 		if (fd < 0)
-			kp_die("socket(AF_RDS, SOCK_SEQPACKET) (module rds):");
+			die("socket(AF_RDS, SOCK_SEQPACKET) (module rds):");
 		if (setsockopt(fd, SOL_RDS, SO_RDS_TRANSPORT, &trans,
 			       sizeof(trans)))
-			kp_die("SO_RDS_TRANSPORT TCP (module rds_tcp):");
+			die("SO_RDS_TRANSPORT TCP (module rds_tcp):");
 		return fd;
 	}
-	kp_die("kp_socket: %s is no kernel peer protocol", proto);
+	die("kp_socket: %s is no kernel peer protocol", proto);
 }
 
 void kp_tipc_addr(struct sockaddr_storage *ss, int port)
@@ -134,7 +120,7 @@ void kp_bind(int fd, const char *proto, int port,
 		};
 
 		if (bind(fd, (void *)&st, sizeof(st)))
-			kp_die("bind(tipc service {%u, %d}):", KP_TIPC_TYPE, port);
+			die("bind(tipc service {%u, %d}):", KP_TIPC_TYPE, port);
 		return;
 	}
 	if (!strcmp(proto, "sctp")) {
@@ -147,9 +133,9 @@ void kp_bind(int fd, const char *proto, int port,
 
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (bind(fd, (void *)&sin, sizeof(sin)))
-			kp_die("bind(sctp port %d):", port);
+			die("bind(sctp port %d):", port);
 		if (listen(fd, 1024))
-			kp_die("listen(sctp):");
+			die("listen(sctp):");
 		return;
 	}
 	/* rds: to the given address */
@@ -158,7 +144,7 @@ void kp_bind(int fd, const char *proto, int port,
 	memcpy(&sin, local, sizeof(sin));
 	sin.sin_port = htons(port);
 	if (bind(fd, (void *)&sin, sizeof(sin)))
-		kp_die("bind(rds %s port %d):", inet_ntoa(sin.sin_addr), port);
+		die("bind(rds %s port %d):", inet_ntoa(sin.sin_addr), port);
 }
 
 void kp_client_bind(int fd, const char *proto,
@@ -171,16 +157,16 @@ void kp_client_bind(int fd, const char *proto,
 	if (strcmp(proto, "rds"))
 		return;
 	if (server->ss_family != AF_INET)
-		kp_die("rds: IPv4 addresses only here");
+		die("rds: IPv4 addresses only here");
 	/* the source address of the route to the server */
 	u = socket(AF_INET, SOCK_DGRAM, 0);
 	if (u < 0 || connect(u, (const void *)server, sizeof(sin)) ||
 	    getsockname(u, (void *)&sin, &len))
-		kp_die("rds: no route to the server:");
+		die("rds: no route to the server:");
 	close(u);
 	sin.sin_port = 0;
 	if (bind(fd, (void *)&sin, sizeof(sin)))
-		kp_die("bind(rds %s):", inet_ntoa(sin.sin_addr));
+		die("bind(rds %s):", inet_ntoa(sin.sin_addr));
 }
 
 ssize_t kp_recv(int fd, const char *proto, char *buf, size_t cap, int flags,
@@ -233,63 +219,20 @@ ssize_t kp_recv(int fd, const char *proto, char *buf, size_t cap, int flags,
 		if (m.msg_flags & MSG_EOR)
 			return got;
 		if (got == cap)
-			kp_die("sctp: a message larger than %zu bytes", cap);
+			die("sctp: a message larger than %zu bytes", cap);
 	}
-}
-
-/* Value of @name in a "Name Value" file. */
-static double kp_kv(const char *file, const char *name)
-{
-	char line[256], key[128];
-	unsigned long long v;
-	double ret = 0;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %llu", key, &v) == 2 &&
-		    !strcmp(key, name))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
-/* Value of Tcp: @name in /proc/net/snmp. */
-static double kp_tcp(const char *name)
-{
-	char hdr[4096], val[4096], *hs, *vs, *h, *v;
-	double ret = 0;
-	FILE *f = fopen("/proc/net/snmp", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(hdr, sizeof(hdr), f) && fgets(val, sizeof(val), f)) {
-		if (strncmp(hdr, "Tcp:", 4))
-			continue;
-		h = strtok_r(hdr + 4, " \n", &hs);
-		v = strtok_r(val + 4, " \n", &vs);
-		while (h && v) {
-			if (!strcmp(h, name))
-				ret = strtod(v, NULL);
-			h = strtok_r(NULL, " \n", &hs);
-			v = strtok_r(NULL, " \n", &vs);
-		}
-	}
-	fclose(f);
-	return ret;
 }
 
 void kp_counters(const char *proto, double *out, double *in, double *rtx)
 {
 	*out = *in = *rtx = 0;
 	if (!strcmp(proto, "sctp")) {
-		*out = kp_kv("/proc/net/sctp/snmp", "SctpOutSCTPPacks");
-		*in = kp_kv("/proc/net/sctp/snmp", "SctpInSCTPPacks");
-		*rtx = kp_kv("/proc/net/sctp/snmp", "SctpRetransChunks");
+		*out = (double)kv_get("/proc/net/sctp/snmp", "SctpOutSCTPPacks");
+		*in = (double)kv_get("/proc/net/sctp/snmp", "SctpInSCTPPacks");
+		*rtx = (double)kv_get("/proc/net/sctp/snmp", "SctpRetransChunks");
 	} else if (!strcmp(proto, "rds")) {
-		*out = kp_tcp("OutSegs");
-		*in = kp_tcp("InSegs");
-		*rtx = kp_tcp("RetransSegs");
+		*out = (double)snmp_get("Tcp", "OutSegs");
+		*in = (double)snmp_get("Tcp", "InSegs");
+		*rtx = (double)snmp_get("Tcp", "RetransSegs");
 	}
 }

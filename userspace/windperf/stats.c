@@ -28,7 +28,7 @@ uint64_t kv_get(const char *file, const char *name)
 static uint64_t snmp_file_get(const char *file, const char *proto,
 			      const char *name);
 
-static uint64_t snmp_get(const char *proto, const char *name)
+uint64_t snmp_get(const char *proto, const char *name)
 {
 	return snmp_file_get("/proc/net/snmp", proto, name);
 }

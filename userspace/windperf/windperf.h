@@ -203,6 +203,8 @@ int server(enum proto p, int port, int n);
 
 /* stats.c */
 uint64_t kv_get(const char *file, const char *name);
+/* Value of @name in the @proto section of /proc/net/snmp */
+uint64_t snmp_get(const char *proto, const char *name);
 void counters(enum proto p, double *c);
 double median(double *v, int n);
 void add_sample(struct samples *s, double x);
