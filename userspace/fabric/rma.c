@@ -678,9 +678,10 @@ static ssize_t do_write(struct wfi_ep *ep, const struct iovec *iov,
 		if (why == EACCES)
 			dmc_store(ep, dest, key, 0);
 	}
-	ep->stat_sw_writes++;
 	ret = send_request(ep, dest, WFI_OP_WRITE, has_data ? WFI_HF_DATA : 0,
 			   data, &rma, iov, count, p);
+	if (!ret)	/* a write the caller tries again is counted then */
+		ep->stat_sw_writes++;
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
 		free(p);
@@ -976,7 +977,6 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 	p->nres = count;
 	p->reslen = len;
 	pthread_mutex_lock(&ep->dom->lock);
-	ep->stat_reads++;
 	if (len && len <= WIND_RMA_READ_MAX && kernel_ok(ep, src, key)) {
 		struct wind_rma req = {
 			.op = WIND_RMA_READ, .region = WFI_KEY_REGION(key),
@@ -989,6 +989,8 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 		if (ret == 0 || ret == -FI_EAGAIN) {
 			if (ret)
 				wfi_ep_progress(ep);
+			else
+				ep->stat_reads++;
 			pthread_mutex_unlock(&ep->dom->lock);
 			if (ret)
 				free(p);
@@ -996,6 +998,8 @@ static ssize_t do_read(struct wfi_ep *ep, const struct iovec *iov,
 		}
 	}
 	ret = send_request(ep, src, WFI_OP_READ, 0, 0, &rma, NULL, 0, p);
+	if (!ret)
+		ep->stat_reads++;
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
 		free(p);
@@ -1134,15 +1138,18 @@ static ssize_t do_atomic(struct wfi_ep *ep, const struct fi_ioc *opv,
 		p->reslen = n_op * sz;
 	}
 	pthread_mutex_lock(&ep->dom->lock);
-	ep->stat_atomics++;
 	if (kernel_atomic(ep, opv, cmpv, n_op, dt, op, kind, dest, addr, key,
 			  &rma, hflags, p, &ret)) {
+		if (!ret)
+			ep->stat_atomics++;
 		pthread_mutex_unlock(&ep->dom->lock);
 		if (ret)
 			free(p);
 		return ret;
 	}
 	ret = send_request(ep, dest, WFI_OP_ATOMIC, hflags, 0, &rma, pay, npay, p);
+	if (!ret)
+		ep->stat_atomics++;
 	pthread_mutex_unlock(&ep->dom->lock);
 	if (ret)
 		free(p);
