@@ -123,29 +123,33 @@ int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
 	return 0;
 }
 
-/* A copy of @skb's headroom and Wind headers, with @len bytes from
- * @data as its payload at skb->data: a bundled message that looks to
- * recvmsg(), the socket filter and the LSMs as if it came alone.  Each
- * costs the receive buffer its own small size, not the bundle's.
+/* A clone of the bundle @skb, trimmed to the @len bytes at @data: a
+ * bundled message that looks to recvmsg(), the socket filter and the
+ * LSMs as if it came alone (its headers are the bundle's), and shares
+ * the bundle's buffer instead of copying into one of its own, as
+ * SCTP's events share their packet's.  Each member is charged its own
+ * sk_buff and an @n'th of the bundle's buffer, so that the n members
+ * together cost the receive buffer what the bundle does.  The buffer
+ * lives until the last of them is freed: a member held behind a hole
+ * keeps all of it, up to WIND_BUNDLE_MAX times what it is charged, and
+ * such members are what rwnd.c reneges on first when the buffer is
+ * short (wind_rq_drop_ooo_tail()).
  */
-static struct sk_buff *bundle_member(struct sk_buff *skb,
+static struct sk_buff *bundle_member(struct sk_buff *skb, unsigned int n,
 				     const void *data, unsigned int len)
 {
-	unsigned int headroom = skb_headroom(skb);
+	unsigned int skbsz = SKB_DATA_ALIGN(sizeof(struct sk_buff));
+	unsigned int share = DIV_ROUND_UP(skb->truesize - skbsz, n);
 	struct sk_buff *pkt;
 
-	pkt = alloc_skb(headroom + WIND_DATA_HLEN + len, GFP_ATOMIC);
+	pkt = skb_clone(skb, GFP_ATOMIC);
 	if (!pkt)
 		return NULL;
-	skb_reserve(pkt, headroom);
-	memcpy(pkt->head, skb->head, headroom);
-	skb_put_data(pkt, skb->data, WIND_DATA_HLEN);
-	skb_put_data(pkt, data, len);
-	/* the same header offsets from head as @skb's: the same headroom */
-	skb_copy_header(pkt, skb);
 	/* the route may be the receive path's, not refcounted */
 	skb_dst_drop(pkt);
-	__skb_pull(pkt, WIND_DATA_HLEN);
+	__skb_pull(pkt, (const u8 *)data - pkt->data);
+	__skb_trim(pkt, len);
+	pkt->truesize = skbsz + share;
 	return pkt;
 }
 
@@ -181,7 +185,7 @@ void wind_bundle_rcv(struct wind_peer *peer, struct sk_buff *skb)
 		struct wind_skb_cb *cb;
 		struct sk_buff *pkt;
 
-		pkt = bundle_member(skb, ch + 1, len);
+		pkt = bundle_member(skb, n, ch + 1, len);
 		off += WIND_CHUNK_LEN(len);
 		if (!pkt) {
 			peer->drops++;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/sock_diag.h>
 
 #include "lib.h"
 /* The 6.1 harness and its TEST() macros leave parameters unused */
@@ -359,6 +360,86 @@ TEST_F(bundle, small_messages_wider_window)
 	 * whole costs less than its packets one by one)
 	 */
 	EXPECT_GT(w_small, full);
+}
+
+/* What @fd's received skbs cost its buffer (sk_rmem_alloc), or -1 */
+static long rmem_of(int fd)
+{
+	__u32 mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mi);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) ||
+	    len < sizeof(mi[0]) * (SK_MEMINFO_RMEM_ALLOC + 1))
+		return -1;
+	return mi[SK_MEMINFO_RMEM_ALLOC];
+}
+
+/* Read @n messages of MSG_LEN, 0 to n - 1 in order, from @fd: each
+ * intact, the buffer's charge above 0 until the last is read and 0 then.
+ */
+static void recv_release(struct __test_metadata *_metadata, int fd,
+			 unsigned int n)
+{
+	char in[4096];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(MSG_LEN, recv(fd, in, sizeof(in), MSG_DONTWAIT))
+			TH_LOG("message %u: %s", i, strerror(errno));
+		EXPECT_EQ((long)i, wind_msg_check(in, MSG_LEN));
+		if (i < n - 1)
+			EXPECT_LT(0, rmem_of(fd));
+	}
+	EXPECT_EQ(0, rmem_of(fd));
+	EXPECT_TRUE(wind_rx_empty(fd));
+}
+
+/* A bundle's messages share its buffer: together they cost the receive
+ * buffer about what the bundle does, an sk_buff each and a share of its
+ * data, not a buffer each as the same messages sent one by one do: at
+ * most two thirds of theirs (4096 B for 8 x 64 B against 7680 B alone on
+ * both kernels).  Before, each was a copy in a buffer of its own, and 8 bundled
+ * cost what 8 alone did.  All is given back when the last is read.
+ */
+TEST_F(bundle, members_share_the_bundle)
+{
+	const unsigned int n = 8;	/* a new peer's first window */
+	long ib0, ibd0, alone, bundled;
+	int one = 1, zero = 0;
+	unsigned int i;
+
+	ib0 = wind_stat(wind_ns(1), "InBundles");
+	/* each sync message leaves alone and is queued once it returns */
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN,
+					   MSG_WIND_SYNC));
+	EXPECT_EQ(0, stat_delta(wind_ns(1), "InBundles", ib0));
+	alone = rmem_of(self->rx);
+	recv_release(_metadata, self->rx, n);
+
+	ib0 = wind_stat(wind_ns(1), "InBundles");
+	ibd0 = wind_stat(wind_ns(1), "InBundled");
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_CORK, &one,
+				sizeof(one)));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, wind_msg_send(self->tx, &self->to, i, MSG_LEN, 0));
+	EXPECT_EQ(n, wind_sa_unsent(self->tx, &self->to));
+	/* uncorked, the n leave as one bundle; once it is acknowledged,
+	 * all n are in the receive queue
+	 */
+	ASSERT_EQ(0, setsockopt(self->tx, SOL_WIND, WIND_CORK, &zero,
+				sizeof(zero)));
+	for (i = 0; i < WAIT_MS && in_flight(self->tx, &self->to) > 0; i++)
+		usleep(1000);
+	EXPECT_EQ(0, in_flight(self->tx, &self->to));
+	EXPECT_EQ(1, stat_delta(wind_ns(1), "InBundles", ib0));
+	EXPECT_EQ(n, stat_delta(wind_ns(1), "InBundled", ibd0));
+	bundled = rmem_of(self->rx);
+	TH_LOG("%u messages of %d B cost the receive buffer %ld B sent alone, %ld B bundled",
+	       n, MSG_LEN, alone, bundled);
+	EXPECT_LT(0, bundled);
+	EXPECT_GE(2 * alone, 3 * bundled);
+	recv_release(_metadata, self->rx, n);
 }
 
 /* ---------------------------------------------------------------- */
