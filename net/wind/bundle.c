@@ -133,7 +133,8 @@ int wind_xmit_bundle(struct wind_peer *peer, struct sk_buff *first,
  * lives until the last of them is freed: a member held behind a hole
  * keeps all of it, up to WIND_BUNDLE_MAX times what it is charged, and
  * such members are what rwnd.c reneges on first when the buffer is
- * short (wind_rq_drop_ooo_tail()).
+ * short (wind_rq_drop_ooo_tail()).  The data is shared: nothing on the
+ * receive path writes a member's bytes, it only reads and copies them.
  */
 static struct sk_buff *bundle_member(struct sk_buff *skb, unsigned int n,
 				     const void *data, unsigned int len)
