@@ -192,7 +192,45 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
 		trace_wind_deliver(peer, head, start);
 	}
 	WIND_INC_STATS(sock_net(sk), WIND_MIB_IN_MESSAGES);
+	if (wind_sk(sk)->rx_batching) {
+		__skb_queue_tail(&wind_sk(sk)->rx_batch, head);
+		return;
+	}
 	skb_queue_tail(&sk->sk_receive_queue, head);
+	sk->sk_data_ready(sk);
+}
+
+/**
+ * wind_deliver_batch_begin() - gather the messages one packet completes
+ * @sk: the socket, locked
+ *
+ * A GSO packet or a bundle may complete tens of messages.  Until
+ * wind_deliver_batch_end(), they wait in the socket's rx_batch instead of
+ * taking the receive queue's lock and waking the reader one by one.
+ */
+void wind_deliver_batch_begin(struct sock *sk)
+{
+	wind_sk(sk)->rx_batching = 1;
+}
+
+/**
+ * wind_deliver_batch_end() - queue the gathered messages to the socket
+ * @sk: the socket, locked
+ *
+ * Splices them, in delivery order, onto the receive queue under one
+ * acquisition of its lock and wakes the reader once.
+ */
+void wind_deliver_batch_end(struct sock *sk)
+{
+	struct wind_sock *ws = wind_sk(sk);
+	unsigned long flags;
+
+	ws->rx_batching = 0;
+	if (skb_queue_empty(&ws->rx_batch))
+		return;
+	spin_lock_irqsave(&sk->sk_receive_queue.lock, flags);
+	skb_queue_splice_tail_init(&ws->rx_batch, &sk->sk_receive_queue);
+	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
 	sk->sk_data_ready(sk);
 }
 

@@ -31,5 +31,7 @@ unsigned int wind_data_rcv_one(struct wind_peer *peer, struct sk_buff *skb);
 void wind_data_ack(struct wind_peer *peer, unsigned int how);
 void wind_data_mark_napi(struct sock *sk, const struct sk_buff *skb);
 void wind_deliver_stalled(struct sock *sk);
+void wind_deliver_batch_begin(struct sock *sk);
+void wind_deliver_batch_end(struct sock *sk);
 
 #endif /* _WIND_DELIVER_H */

@@ -393,12 +393,17 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
 	wind_rma_resume(sk);
 	wind_rx_sender(peer);
-	if (skb_is_gso(skb))
+	if (skb_is_gso(skb)) {
+		wind_deliver_batch_begin(sk);
 		wind_gso_rcv(peer, skb);
-	else if (wh->flags & WIND_F_BUNDLE)
+		wind_deliver_batch_end(sk);
+	} else if (wh->flags & WIND_F_BUNDLE) {
+		wind_deliver_batch_begin(sk);
 		wind_bundle_rcv(peer, skb);
-	else
+		wind_deliver_batch_end(sk);
+	} else {
 		wind_data_rcv(peer, skb);
+	}
 	return 0;
 
 drop:

@@ -95,10 +95,18 @@ struct wind_sock {
 	u8 cork:1;			/* WIND_CORK; socket lock */
 	u8 nodelay:1;			/* WIND_NODELAY; socket lock */
 	u8 rma_stalled:1;		/* a peer's rma_stalled is set */
+	u8 rx_batching:1;		/* messages go to rx_batch (deliver.c);
+					 * socket lock
+					 */
 	u8 rmem_short;			/* a packet found no receive memory:
 					 * window 0 until some is freed (mem.c)
 					 */
 	spinlock_t mem_lock;		/* sk_forward_alloc (mem.c) */
+	struct sk_buff_head rx_batch;	/* messages of one packet, queued
+					 * to the socket at once
+					 * (wind_deliver_batch_end());
+					 * socket lock
+					 */
 	u32 npeers;
 	u32 ooo_pkts;			/* held packets that arrived out of order; socket lock */
 	u32 rq_bytes;			/* truesize of the packets all peers'

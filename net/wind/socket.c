@@ -54,6 +54,7 @@ static int wind_init_sock(struct sock *sk)
 	ratelimit_state_init(&ws->challenge_rs, HZ, WIND_RESET_RATE);
 	ratelimit_set_flags(&ws->challenge_rs, RATELIMIT_MSG_ON_RELEASE);
 	spin_lock_init(&ws->mem_lock);
+	__skb_queue_head_init(&ws->rx_batch);
 	ws->msgtype = WIND_ASYNC_ORDERED;
 	ws->encap = WIND_PARAM(sk, encap);
 	INIT_HLIST_NODE(&ws->port_node);
