@@ -204,9 +204,10 @@ static void deliver_message(struct wind_peer *peer, u32 start, u16 nfrags)
  * wind_deliver_batch_begin() - gather the messages one packet completes
  * @sk: the socket, locked
  *
- * A GSO packet or a bundle may complete tens of messages.  Until
- * wind_deliver_batch_end(), they wait in the socket's rx_batch instead of
- * taking the receive queue's lock and waking the reader one by one.
+ * A GSO packet, a bundle or a packet that fills a gap may complete tens
+ * of messages.  Until wind_deliver_batch_end(), they wait in the socket's
+ * rx_batch instead of taking the receive queue's lock and waking the
+ * reader one by one.
  */
 void wind_deliver_batch_begin(struct sock *sk)
 {

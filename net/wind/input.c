@@ -393,17 +393,15 @@ int wind_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	wind_ack_rcv(peer, ntohl(wh->ack), ntohs(wh->window), NULL);
 	wind_rma_resume(sk);
 	wind_rx_sender(peer);
-	if (skb_is_gso(skb)) {
-		wind_deliver_batch_begin(sk);
+	/* a GSO packet, a bundle or one that fills a gap completes many */
+	wind_deliver_batch_begin(sk);
+	if (skb_is_gso(skb))
 		wind_gso_rcv(peer, skb);
-		wind_deliver_batch_end(sk);
-	} else if (wh->flags & WIND_F_BUNDLE) {
-		wind_deliver_batch_begin(sk);
+	else if (wh->flags & WIND_F_BUNDLE)
 		wind_bundle_rcv(peer, skb);
-		wind_deliver_batch_end(sk);
-	} else {
+	else
 		wind_data_rcv(peer, skb);
-	}
+	wind_deliver_batch_end(sk);
 	return 0;
 
 drop:
